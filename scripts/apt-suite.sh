@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# apt for any Debian suite without touching the host's apt sources: a
+# private configuration, state and archive cache under $PCL_CACHE/apt/SUITE.
+# Source it after lib.sh.
+
+# The archive suites that make up a release as a user would configure it.
+suite_sources()
+{
+	case $1 in
+	bookworm) echo bookworm bookworm-updates bookworm-security ;;
+	trixie) echo trixie trixie-updates trixie-security ;;
+	trixie-backports) echo trixie trixie-updates trixie-security trixie-backports ;;
+	sid | unstable) echo sid ;;
+	*) die "unknown suite '$1'" ;;
+	esac
+}
+
+_suite_apt_dir()
+{
+	echo "$PCL_CACHE/apt/$1"
+}
+
+_suite_apt_setup()
+{
+	local suite=$1 dir s uri
+	dir=$(_suite_apt_dir "$suite")
+	mkdir -p "$dir"/etc/preferences.d "$dir"/state/lists/partial \
+		"$dir"/cache/archives/partial
+	: >"$dir/etc/sources.list.new"
+	for s in $(suite_sources "$suite"); do
+		uri=$(suite_mirror "$s")
+		printf 'deb [arch=amd64,i386] %s %s main\ndeb-src %s %s main\n' \
+			"$uri" "$s" "$uri" "$s" >>"$dir/etc/sources.list.new"
+	done
+	mv "$dir/etc/sources.list.new" "$dir/etc/sources.list"
+	cat >"$dir/etc/apt.conf" <<-CONF
+		Dir::Etc::SourceList "$dir/etc/sources.list";
+		Dir::Etc::SourceParts "/nonexistent";
+		Dir::Etc::Preferences "/nonexistent";
+		Dir::Etc::PreferencesParts "$dir/etc/preferences.d";
+		Dir::State "$dir/state";
+		Dir::State::status "$dir/state/status";
+		Dir::Cache "$dir/cache";
+		APT::Architectures { "amd64"; "i386"; };
+		Acquire::Languages "none";
+	CONF
+	[ -e "$dir/state/status" ] || : >"$dir/state/status"
+}
+
+# suite_apt SUITE CMD ARGS...: run apt-get/apt-cache with SUITE's private
+# configuration.  Package lists are refreshed at most every 6 hours.
+suite_apt()
+{
+	local suite=$1 dir
+	shift
+	dir=$(_suite_apt_dir "$suite")
+	if [ ! -e "$dir/etc/apt.conf" ] || [ ! -e "$dir/state/updated" ] ||
+		[ -n "$(find "$dir/state/updated" -mmin +360)" ]; then
+		_suite_apt_setup "$suite"
+		log "apt: refreshing package lists of $suite"
+		run_logged "$PCL_LOGS/apt-$suite-update.log" "apt-get update ($suite)" \
+			env APT_CONFIG="$dir/etc/apt.conf" apt-get update || return 1
+		touch "$dir/state/updated"
+	fi
+	APT_CONFIG="$dir/etc/apt.conf" "$@"
+}
+
+# suite_latest SUITE REGEX: the newest package name matching REGEX (by
+# version order of the names), e.g. the newest linux-headers-*-amd64.
+suite_latest()
+{
+	suite_apt "$1" apt-cache pkgnames |
+		grep -E "^($2)\$" | sort -V | tail -n 1
+}
+
+# suite_download SUITE DESTDIR PKG...: fetch .debs into DESTDIR (cached).
+suite_download()
+{
+	local suite=$1 dest=$2
+	shift 2
+	mkdir -p "$dest"
+	(cd "$dest" && suite_apt "$suite" apt-get download -q "$@")
+}

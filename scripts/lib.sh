@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared helpers for the host-side scripts: cache location, progress
+# messages, failures with a log path, and the Debian mirror derived from
+# this machine's own apt sources.  Source it; do not run it.
+
+PCL_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PCL_CACHE=${PCMCIA_LEGACY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pcmcia-legacy}
+PCL_LOGS=${PCL_LOGS:-$PCL_CACHE/logs}
+
+# Progress goes to stderr so that callers can capture stdout.
+log()
+{
+	printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2
+}
+
+die()
+{
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+# run_logged LOGFILE WHAT CMD...: run CMD with its output in LOGFILE; on
+# failure say what failed and where the log is, and return the status.
+run_logged()
+{
+	local logfile=$1 what=$2 rc=0
+	shift 2
+	mkdir -p "$(dirname "$logfile")"
+	"$@" >"$logfile" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		printf 'error: %s failed (exit %s); log: %s\n' "$what" "$rc" "$logfile" >&2
+		tail -n 20 "$logfile" | sed 's/^/    /' >&2
+	fi
+	return "$rc"
+}
+
+# The machine's own Debian archive, as its apt sources name it.  apt
+# resolves both sources.list formats for us.
+_pcl_repo_uri()
+{
+	apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(TARGET_OF)' 2>/dev/null |
+		awk -v want="$1" '$2 ~ want && $3 == "deb" { print $1; exit }'
+}
+
+debian_mirror()
+{
+	local uri
+	uri=${PCL_MIRROR:-$(_pcl_repo_uri '^[a-z]+$')}
+	[ -n "$uri" ] || die "no Debian archive in this machine's apt sources; set PCL_MIRROR"
+	echo "${uri%/}"
+}
+
+# The security archive: the one the machine uses, else the usual sibling
+# of the main archive.
+security_mirror()
+{
+	local uri
+	uri=${PCL_SECURITY_MIRROR:-$(_pcl_repo_uri '-security$')}
+	[ -n "$uri" ] || uri="$(debian_mirror)-security"
+	echo "${uri%/}"
+}
+
+# The archive that carries a suite.
+suite_mirror()
+{
+	case $1 in
+	*-security) security_mirror ;;
+	*) debian_mirror ;;
+	esac
+}
+
+# Install host packages that are missing.  Only ever the host's own suite.
+need_host_packages()
+{
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	log "installing host packages: ${missing[*]}"
+	mkdir -p "$PCL_LOGS"
+	if [ ! -e "$PCL_CACHE/.apt-updated" ] ||
+		[ -n "$(find "$PCL_CACHE/.apt-updated" -mmin +720)" ]; then
+		run_logged "$PCL_LOGS/apt-update.log" "apt-get update" apt-get update ||
+			return 1
+		touch "$PCL_CACHE/.apt-updated"
+	fi
+	run_logged "$PCL_LOGS/apt-install.log" "apt-get install ${missing[*]}" \
+		env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "${missing[@]}"
+}
+
+# Wall-clock timing of a stage, printed when it ends.
+stage()
+{
+	local name=$1 start rc=0
+	shift
+	start=$(date +%s)
+	log "stage $name: start"
+	"$@" || rc=$?
+	log "stage $name: $([ $rc -eq 0 ] && echo done || echo "FAILED ($rc)") in $(($(date +%s) - start)) s"
+	return $rc
+}
