@@ -1,0 +1,147 @@
+/*
+ * PC Card slots as QEMU buses: the contract between socket front ends
+ * (PC Card bridges) and card models.
+ *
+ * Part of pcmcia-legacy.  SPDX-License-Identifier: GPL-2.0-only
+ *
+ * HOW A CARD PLUGS IN
+ *
+ * A card is a QOM type derived from TYPE_PCMCIA_CARD (QEMU's
+ * include/hw/pcmcia.h) that fills in PCMCIACardClass and, in its
+ * class_init, sets
+ *
+ *     dc->bus_type = TYPE_PCMCIA_SLOT_BUS;
+ *
+ * Every socket of a bridge is one PCMCIASlotBus holding at most one card.
+ * Buses are named after the bridge's id: "-device i82092,id=pcc" gives
+ * "pcc.0" (socket A) and "pcc.1" (socket B).  A bridge without an id
+ * gets "pcmcia-slot.N", N counting sockets in creation order.
+ *
+ *   -device CARD,bus=pcc.0,...        card present at power-on
+ *   device_add CARD,bus=pcc.1,id=c1   insertion at run time
+ *   device_del c1                     surprise removal, effective at once
+ *
+ * Life cycle, as the slot drives it:
+ *  - realize: the card builds its state; card->slot is still NULL.
+ *  - insertion: card->slot points at the socket, then attach() runs,
+ *    then the bridge sees the card (card detect, status change event).
+ *  - power: whenever the host applies power or releases RESET, the slot
+ *    resets the card (device_cold_reset), so a card's reset handler
+ *    describes its state right after power-up.
+ *  - access hooks run only while the card is inserted, powered and out of
+ *    RESET.  Anything else reads as a floating bus (0xff) at the bridge.
+ *  - removal: the bridge sees the card gone first, then detach() runs,
+ *    then card->slot becomes NULL, then the card is unrealized.  The host
+ *    gets no warning (a surprise eject), so unrealize must cancel timers
+ *    and drain block I/O, and the card must not touch card->slot after
+ *    detach().
+ *
+ * The access hooks of PCMCIACardClass:
+ *  - attr_read/attr_write: attribute memory, byte address A25..A0 as the
+ *    card sees it.  The CIS lives at even addresses; see pcmcia_cis_read().
+ *  - common_read/common_write: common memory, card address A25..A0.
+ *  - io_read/io_write: I/O space, the address as the card sees it (Intel
+ *    bridges pass the host port unchanged; other bridges may add an
+ *    offset).  Cards decode only the address lines they implement.
+ *  Each call is one card bus cycle.  A 16-bit cycle happens only at an
+ *  even address and carries D15..D0; an 8-bit cycle carries its byte in
+ *  bits 7..0, also at odd addresses.  pcmcia_slot_cycle_is_16bit() tells
+ *  which one is in progress, for registers that behave differently (an
+ *  ATA data register); most cards can ignore it.
+ *
+ * Interrupts: a card asserts its IREQ# pin with
+ *     qemu_set_irq(card->slot->irq, 1)       (and 0 to release it),
+ * a level, active high on the QEMU side.  Check card->slot != NULL first.
+ * The bridge decides whether and where the level goes (I/O card mode,
+ * routing registers).
+ */
+
+#ifndef HW_PCMCIA_PCMCIA_SLOT_H
+#define HW_PCMCIA_PCMCIA_SLOT_H
+
+#include "hw/qdev-core.h"
+#include "hw/pcmcia.h"
+#include "qom/object.h"
+
+#define TYPE_PCMCIA_SLOT_BUS "pcmcia-slot"
+OBJECT_DECLARE_SIMPLE_TYPE(PCMCIASlotBus, PCMCIA_SLOT_BUS)
+
+/* Card address spaces of a 16-bit PC Card. */
+typedef enum PCMCIASpace {
+    PCMCIA_SPACE_ATTR,
+    PCMCIA_SPACE_COMMON,
+    PCMCIA_SPACE_IO,
+} PCMCIASpace;
+
+/* What a bridge front end learns from its slot. */
+typedef struct PCMCIASlotOps {
+    /* A card was inserted or removed (pcmcia_slot_card() tells which). */
+    void (*card_changed)(void *opaque);
+    /* The card's IREQ# level changed. */
+    void (*ireq_changed)(void *opaque, bool level);
+} PCMCIASlotOps;
+
+struct PCMCIASlotBus {
+    /*< private >*/
+    BusState parent_obj;
+    /*< public >*/
+
+    /* card->slot points here while a card is inserted */
+    PCMCIASocket socket;
+    PCMCIACardState *card;
+    unsigned index;             /* socket number on its bridge */
+
+    const PCMCIASlotOps *ops;
+    void *opaque;
+
+    bool ireq;                  /* last IREQ# level from the card */
+    bool live;                  /* powered and out of RESET */
+    bool cycle16;               /* width of the cycle in progress */
+};
+
+/* --- For card models --- */
+
+/*
+ * One byte of a CIS kept as a plain tuple chain: byte i of @cis appears
+ * at attribute address 2*i; odd addresses and addresses past the end read
+ * 0xff.  Cards point PCMCIACardClass.cis/cis_len at such a chain and call
+ * this from attr_read for addresses below their configuration registers.
+ */
+uint8_t pcmcia_cis_read(const uint8_t *cis, int cis_len, uint32_t addr);
+
+/* Whether the card cycle in progress is a 16-bit one. */
+bool pcmcia_slot_cycle_is_16bit(PCMCIACardState *card);
+
+/* --- For bridge front ends --- */
+
+/*
+ * Create the slot bus in place (@bus is usually embedded in the bridge's
+ * state).  The bus is its own hotplug handler.
+ */
+void pcmcia_slot_bus_init(PCMCIASlotBus *bus, size_t bus_size,
+                          DeviceState *bridge, unsigned index,
+                          const PCMCIASlotOps *ops, void *opaque);
+
+static inline PCMCIACardState *pcmcia_slot_card(PCMCIASlotBus *bus)
+{
+    return bus->card;
+}
+
+/*
+ * Power and RESET as the bridge drives them.  A card becomes live when
+ * it is powered with RESET released; it is reset on that edge.
+ */
+void pcmcia_slot_set_live(PCMCIASlotBus *bus, bool live);
+
+/*
+ * One host access of @size bytes (1 or 2) at card address @addr.
+ * @wide: the bridge runs 16-bit cycles for this window; otherwise, and
+ * at odd addresses, a 2-byte access becomes two 8-bit cycles.  Without a
+ * live card, reads return all ones and writes go nowhere.
+ */
+uint32_t pcmcia_slot_read(PCMCIASlotBus *bus, PCMCIASpace space,
+                          uint32_t addr, unsigned size, bool wide);
+void pcmcia_slot_write(PCMCIASlotBus *bus, PCMCIASpace space,
+                       uint32_t addr, uint32_t val, unsigned size, bool wide);
+
+#endif
