@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Build the drivers of src/ for one kernel (KROOT, KDIR, KVER as set by
+# kernel_prepare/kernel_locate in kernels.sh), with W=1, and judge the
+# warnings: ours fail the build, the kernel headers' are only reported.
+# Source it after lib.sh, apt-suite.sh, chroot.sh and kernels.sh.
+#
+# Out-of-tree output: kbuild writes its objects next to the sources (M=),
+# and MO= (a separate output directory) only exists from 6.13, so each
+# kernel builds a fresh copy of src/ in $PCL_CACHE/build/KVER; src/ stays
+# clean.  The copy is rebuilt from scratch every time: an object kept from
+# an earlier build would hide its warnings.
+
+PCL_DRIVERS_SH=$PCL_TOP/src/drivers.sh
+
+# drivers_all / drivers_field MODULE N: the table, via src/drivers.sh.
+drivers_all()
+{
+	bash "$PCL_DRIVERS_SH" all
+}
+
+drivers_field()
+{
+	bash "$PCL_DRIVERS_SH" field "$1" "$2"
+}
+
+build_dir()
+{
+	echo "$PCL_CACHE/build/$1"
+}
+
+modules_dir()
+{
+	echo "$PCL_CACHE/modules/$1"
+}
+
+# build_tree_prepare: a fresh copy of src/ for the current kernel.
+build_tree_prepare()
+{
+	local bdir
+	bdir=$(build_dir "$KVER")
+	rm -rf "$bdir"
+	mkdir -p "$bdir"
+	cp -a "$PCL_TOP/src/." "$bdir/"
+	# A developer's stray build output in src/ must not leak in.
+	find "$bdir" \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
+		-o -name '.*.cmd' -o -name pcl-features.h -o -name modules.order \
+		-o -name Module.symvers \) -delete
+}
+
+# kernel_missing_drivers: the drivers this kernel lacks (what DKMS builds),
+# decided inside the kernel's own environment by the same code as DKMS's
+# (the build tree's copy of drivers.sh).  Sets MISSING (one a line) and
+# KCONFIG (the config file it read; empty: none readable, all missing).
+kernel_missing_drivers()
+{
+	local sh
+	sh=$(build_dir "$KVER")/drivers.sh
+	KCONFIG=$(kernel_run bash "$sh" config "$KVER" "$KDIR" || true)
+	MISSING=$(kernel_run bash "$sh" missing "$KCONFIG")
+}
+
+# warnings_classify LOG BUILDDIR: print "ours MODULE|* LINE" for warnings in
+# our files (MODULE: the driver whose object it is, * when it is in one of
+# our headers), "kernel - LINE" for warnings inside the kernel's headers.
+# A kernel-header warning whose macro expansion starts in our file is ours.
+warnings_classify()
+{
+	local log=$1 bdir=$2
+	awk -v bdir="$bdir/" -v table="$(bash "$PCL_DRIVERS_SH" table)" '
+	function ours(path) {
+		if (index(path, bdir) == 1) return substr(path, length(bdir) + 1)
+		if (path ~ /^(bridges|cards)\// || path ~ /^[^\/]+\.[ch]$/) return path
+		return ""
+	}
+	# The drivers an object of ours belongs to; "*" for our headers.
+	function owner(rel,   i, n, f, obj, dir, who) {
+		if (rel !~ /\.[co]$/) return "*"
+		n = split(rel, f, "/"); obj = f[n]; sub(/\.c$/, ".o", obj)
+		dir = (n > 1) ? f[1] : ""
+		who = ""
+		for (i = 1; i <= nmods; i++)
+			if (moddir[i] == dir && index(" " modobjs[i] " ", " " obj " "))
+				who = who (who == "" ? "" : ",") modname[i]
+		return who == "" ? "*" : who
+	}
+	function flush() {
+		if (pending == "") return
+		if (cause != "") print "ours " owner(cause) " " pending
+		else print "kernel - " pending
+		pending = ""; cause = ""
+	}
+	BEGIN {
+		nmods = split(table, rows, "\n")
+		for (i = 1; i <= nmods; i++) {
+			split(rows[i], c, " "); modname[i] = c[1]; moddir[i] = c[2]
+			modobjs[i] = rows[i]; sub(/^[^ \t]+[ \t]+[^ \t]+[ \t]+[^ \t]+[ \t]+/, "", modobjs[i])
+		}
+	}
+	/: (warning|error): / {
+		flush()
+		path = $0; sub(/:.*/, "", path)
+		rel = ours(path)
+		if (rel != "") print "ours " owner(rel) " " $0
+		else { pending = $0; cause = "" }
+		next
+	}
+	/: note: in expansion of macro/ && pending != "" {
+		path = $0; sub(/:.*/, "", path)
+		rel = ours(path)
+		if (rel != "") cause = rel
+		next
+	}
+	/^(WARNING|ERROR): modpost: / || /is added to multiple modules/ {
+		flush()
+		who = "*"
+		for (i = 1; i <= nmods; i++)
+			if ($0 ~ ("[ /]" modname[i] "\\.(o|ko)"))
+				who = modname[i]
+		print "ours " who " " $0
+		next
+	}
+	END { flush() }
+	' "$log"
+}
+
+# build_drivers LIST LOG: build the named drivers (space separated) for the
+# current kernel, in the tree build_tree_prepare made.  Sets BUILT (modules with a .ko), OURWARN (lines of
+# warnings in our files, "MODULE LINE"), KWARN (count of kernel-header
+# warnings).  Returns non-zero when make failed or our files warned.
+build_drivers()
+{
+	local list=$1 log=$2 bdir mdir rc=0 m ko
+	bdir=$(build_dir "$KVER")
+	mdir=$(modules_dir "$KVER")
+	[ -f "$bdir/Kbuild" ] || build_tree_prepare
+	rm -rf "$mdir"
+	mkdir -p "$mdir" "$(dirname "$log")"
+	{
+		echo "# kernel $KVER (${KROOT:-host}), build tree $KDIR"
+		echo "# drivers: $list"
+	} >"$log"
+	kernel_run make -C "$bdir" KERNELDIR="$KDIR" PCL_MODULES="${list// /,}" \
+		W=1 -j"${PCL_JOBS:-2}" >>"$log" 2>&1 || rc=$?
+	BUILT=""
+	for m in $list; do
+		ko=$bdir/$m.ko
+		if [ "$rc" -eq 0 ] && [ -f "$ko" ]; then
+			BUILT="$BUILT $m"
+			cp "$ko" "$mdir/"
+		fi
+	done
+	BUILT=${BUILT# }
+	OURWARN=$(warnings_classify "$log" "$bdir" | sed -n 's/^ours //p')
+	KWARN=$(warnings_classify "$log" "$bdir" | grep -c '^kernel ' || true)
+	[ "$rc" -eq 0 ] && [ -z "$OURWARN" ]
+}

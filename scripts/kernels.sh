@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The kernels of kernels.matrix: parse the matrix, resolve each line's
+# headers package to today's newest, and find (or prepare) the build tree
+# of a kernel release.  Source it after lib.sh, apt-suite.sh and chroot.sh.
+
+PCL_MATRIX=${PCL_MATRIX:-$PCL_TOP/kernels.matrix}
+# What a build chroot needs besides the headers (which bring the compiler
+# and kbuild): make, binutils (trixie's compiler package does not pull in
+# the assembler), and perl for the kernel-doc check of W=1 (up to 6.x).
+PCL_CHROOT_BASE="make binutils perl"
+
+# matrix_lines: "name suite arch flags regex" for every kernel.
+matrix_lines()
+{
+	[ -r "$PCL_MATRIX" ] || die "no kernel matrix at $PCL_MATRIX"
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PCL_MATRIX" |
+		awk 'NF != 5 { printf "bad matrix line: %s\n", $0 > "/dev/stderr"; exit 1 } { print }'
+}
+
+# matrix_line NAME: that kernel's line, or nothing.
+matrix_line()
+{
+	matrix_lines | awk -v n="$1" '$1 == n'
+}
+
+# headers_resolve SUITE REGEX: the newest installable package matching.
+headers_resolve()
+{
+	local suite=$1 regex=$2 pkg
+	for pkg in $(suite_apt "$suite" apt-cache pkgnames linux-headers- |
+		grep -E "^($regex)\$" | sort -rV); do
+		# pkgnames also lists names that have no candidate any more.
+		if suite_apt "$suite" apt-cache policy "$pkg" |
+			grep -q '^  Candidate: [^(]'; then
+			echo "$pkg"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# kernel_prepare NAME: resolve NAME's headers, make sure its chroot has
+# them, and set KNAME KSUITE KARCH KFLAGS KPKG KVER KROOT KDIR (KDIR is the
+# build tree as seen inside KROOT).
+kernel_prepare()
+{
+	local line regex
+	line=$(matrix_line "$1")
+	[ -n "$line" ] || die "no kernel named '$1' in $PCL_MATRIX"
+	read -r KNAME KSUITE KARCH KFLAGS regex <<<"$line"
+	KPKG=$(headers_resolve "$KSUITE" "$regex") || {
+		printf 'error: no package in %s matches %s\n' "$KSUITE" "$regex" >&2
+		return 1
+	}
+	KVER=${KPKG#linux-headers-}
+	KROOT=$(chroot_dir "$KSUITE" "$KARCH")
+	KDIR=/lib/modules/$KVER/build
+	chroot_ensure "$KSUITE" "$KARCH" $PCL_CHROOT_BASE "$KPKG" || return 1
+	chroot_purge_except "$KSUITE" "$KARCH" "$regex" "$KPKG" || return 1
+	# The build link is absolute: look from inside.
+	chroot_run "$KROOT" test -e "$KDIR/Makefile" || {
+		printf 'error: %s installed but %s has no Makefile in %s\n' "$KPKG" "$KDIR" "$KROOT" >&2
+		return 1
+	}
+}
+
+# kernel_locate KVER: set KROOT (empty: the host) and KDIR for a kernel
+# release (or a matrix name): the host's own headers first, then a chroot
+# that has them, then the matrix line whose headers resolve to it.
+kernel_locate()
+{
+	local kver=$1 d name suite arch flags regex pkg
+	KNAME="" KFLAGS=-
+	if [ -n "$(matrix_line "$kver")" ]; then
+		kernel_prepare "$kver"
+		return
+	fi
+	KVER=$kver
+	if [ -e "/lib/modules/$kver/build/Makefile" ]; then
+		KROOT="" KDIR=/lib/modules/$kver/build
+		return 0
+	fi
+	for d in "$PCL_CACHE"/chroots/*/lib/modules/"$kver"/build; do
+		[ -L "$d" ] || [ -d "$d" ] || continue
+		d=${d%/lib/modules/"$kver"/build}
+		chroot_run "$d" test -e "/lib/modules/$kver/build/Makefile" || continue
+		KROOT=$d KDIR=/lib/modules/$kver/build
+		# chroots are named SUITE-ARCH
+		d=$(basename "$d")
+		chroot_ensure "${d%-*}" "${d##*-}" $PCL_CHROOT_BASE
+		return
+	done
+	while read -r name suite arch flags regex; do
+		pkg=$(headers_resolve "$suite" "$regex") || continue
+		if [ "$pkg" = "linux-headers-$kver" ]; then
+			kernel_prepare "$name"
+			return
+		fi
+	done < <(matrix_lines)
+	printf 'error: no headers for kernel %s: not on this host, in no chroot, and no\n' "$kver" >&2
+	printf '       line of %s resolves to it.  Kernels of the matrix today:\n' "$PCL_MATRIX" >&2
+	while read -r name suite arch flags regex; do
+		printf '         %-20s %s\n' "$name" "$(headers_resolve "$suite" "$regex" | sed 's/^linux-headers-//')" >&2
+	done < <(matrix_lines)
+	return 1
+}
+
+# kernel_run CMD...: run CMD where the kernel's tree is (chroot or host),
+# with the cache's build directory visible at the same path.
+kernel_run()
+{
+	if [ -n "$KROOT" ]; then
+		mkdir -p "$PCL_CACHE/build"
+		chroot_run "$KROOT" --bind "$PCL_CACHE/build:$PCL_CACHE/build" "$@"
+	else
+		"$@"
+	fi
+}
