@@ -1,0 +1,683 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Boot a Debian kernel in our QEMU with emulated PC Card hardware.
+
+The one guest-boot helper of the test suite (Python 3 standard library
+only).  It fetches a kernel (vm/guest/kernel.sh), builds a busybox
+initramfs with the chosen modules and files (cached by content), boots
+QEMU with a shell on the first serial port and the kernel console on the
+second, and runs commands in the guest with their output and exit status.
+
+    from pclguest import Guest
+
+    with Guest("upstream-bridge", kernel="6.1",
+               modules=["i82092", "pata_pcmcia", "sd_mod"],
+               load=["i82092", "pata_pcmcia", "sd_mod"],
+               qemu_args=["-device", "i82092,id=pcc"]) as g:
+        out = g.check("cat /proc/modules")
+        g.device_add("pcmcia-cf", id="cf0", bus="pcc.0", drive="disk0")
+        g.assert_clean_kernel_log()
+
+Every guest keeps its transcripts in $PCL_CACHE/logs/<name>/: console.log
+(the shell), kernel.log (the kernel console), qemu.log (QEMU's stderr),
+qmp.log and, after the guest stops, dmesg.txt.
+"""
+
+import base64
+import gzip
+import hashlib
+import io
+import json
+import os
+import re
+import shlex
+import shutil
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GUEST_DIR = os.path.join(TOP, "vm", "guest")
+CACHE = os.environ.get("PCMCIA_LEGACY_CACHE") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+    "pcmcia-legacy")
+LOGS = os.environ.get("PCL_LOGS") or os.path.join(CACHE, "logs")
+
+# Under TCG a Debian kernel reaches init in 6-9 s; leave room for a
+# machine busy with builds.
+BOOT_TIMEOUT = float(os.environ.get("PCL_BOOT_TIMEOUT", "180"))
+COMMAND_TIMEOUT = 120.0
+
+# Guests that are running now: the test report names their logs.
+live_guests = []
+
+
+def progress(msg):
+    print("[%s] pclguest: %s" % (time.strftime("%H:%M:%S"), msg),
+          file=sys.stderr, flush=True)
+
+
+class GuestError(Exception):
+    """A guest failed to boot, timed out or reported a problem."""
+
+
+# ---------------------------------------------------------------- kernels
+
+class Kernel:
+    """An unpacked Debian kernel: vmlinuz, config, lib/modules/RELEASE."""
+
+    def __init__(self, path):
+        self.path = path
+        with open(os.path.join(path, "release")) as f:
+            self.release = f.read().strip()
+        self.vmlinuz = os.path.join(path, "vmlinuz")
+        self.moddir = os.path.join(path, "lib", "modules", self.release)
+        self._deps = None
+        self._aliases = None
+
+    def config(self, option):
+        """The value of CONFIG_<option> ('y', 'm', a string) or None."""
+        prefix = "CONFIG_%s=" % option
+        with open(os.path.join(self.path, "config")) as f:
+            for line in f:
+                if line.startswith(prefix):
+                    return line[len(prefix):].strip()
+        return None
+
+    def _load_deps(self):
+        deps = {}
+        with open(os.path.join(self.moddir, "modules.dep")) as f:
+            for line in f:
+                path, _, rest = line.partition(":")
+                name = modname(path)
+                deps[name] = (path, [modname(p) for p in rest.split()])
+        soft = {}
+        with open(os.path.join(self.moddir, "modules.softdep")) as f:
+            for line in f:
+                words = line.split()
+                if len(words) > 2 and words[0] == "softdep":
+                    soft[modname(words[1])] = [w for w in words[2:]
+                                               if not w.endswith(":")]
+        aliases = {}
+        with open(os.path.join(self.moddir, "modules.alias")) as f:
+            for line in f:
+                words = line.split()
+                if len(words) == 3 and words[0] == "alias":
+                    aliases.setdefault(words[1], []).append(modname(words[2]))
+        self._deps, self._soft, self._aliases = deps, soft, aliases
+
+    def builtin(self, name):
+        path = os.path.join(self.moddir, "modules.builtin")
+        with open(path) as f:
+            return any(modname(line.strip()) == modname(name) for line in f)
+
+    def closure(self, names):
+        """Module paths (relative to moddir) for names and everything they
+        need: hard dependencies, soft dependencies and the modules that
+        provide an alias a soft dependency names."""
+        if self._deps is None:
+            self._load_deps()
+        todo = [modname(n) for n in names]
+        seen, paths = set(), []
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            if name not in self._deps:
+                if name in self._aliases:
+                    todo.extend(self._aliases[name])
+                    continue
+                if self.builtin(name):
+                    continue
+                if name in [modname(n) for n in names]:
+                    raise GuestError("kernel %s has no module %s"
+                                     % (self.release, name))
+                continue        # an optional soft dependency
+            path, deps = self._deps[name]
+            paths.append(path)
+            todo.extend(deps)
+            todo.extend(self._soft.get(name, []))
+        return sorted(paths)
+
+
+def modname(path):
+    base = os.path.basename(path)
+    for ext in (".ko", ".ko.xz", ".ko.zst", ".ko.gz"):
+        if base.endswith(ext):
+            base = base[:-len(ext)]
+    return base.replace("-", "_")
+
+
+_kernels = {}
+
+
+def kernel(name="6.1"):
+    """Fetch (once) and return a Kernel: 6.1, 6.12, 7.3, a kernels.matrix
+    name or an exact release."""
+    if name not in _kernels:
+        out = subprocess.run([os.path.join(GUEST_DIR, "kernel.sh"), name],
+                             stdout=subprocess.PIPE, check=False)
+        if out.returncode != 0:
+            raise GuestError("vm/guest/kernel.sh %s failed" % name)
+        _kernels[name] = Kernel(out.stdout.decode().strip().splitlines()[-1])
+    return _kernels[name]
+
+
+# -------------------------------------------------------------- initramfs
+
+BUSYBOX = "/bin/busybox"
+
+
+def _need_busybox():
+    static = subprocess.run(["dpkg-query", "-W", "-f=${Status}", "busybox-static"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    if b"ok installed" not in static.stdout:
+        subprocess.run(["bash", "-c", '. "$1/scripts/lib.sh" && need_host_packages busybox-static',
+                        "-", TOP], check=True)
+
+
+class _Cpio:
+    """A newc cpio archive with fixed owners and times, so that the same
+    contents give the same bytes."""
+
+    def __init__(self):
+        self.out = io.BytesIO()
+        self.ino = 1
+        self.names = set()
+
+    def _entry(self, name, mode, data=b""):
+        name = name.lstrip("/")
+        if name in self.names:
+            return
+        self.names.add(name)
+        namez = name.encode() + b"\0"
+        hdr = "070701" + "".join("%08X" % v for v in (
+            self.ino, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0,
+            len(namez), 0))
+        self.ino += 1
+        self.out.write(hdr.encode() + namez)
+        self.out.write(b"\0" * (-(110 + len(namez)) % 4))
+        self.out.write(data)
+        self.out.write(b"\0" * (-len(data) % 4))
+
+    def dir(self, name):
+        parts = name.strip("/").split("/")
+        for i in range(1, len(parts) + 1):
+            self._entry("/".join(parts[:i]), stat.S_IFDIR | 0o755)
+
+    def file(self, name, data, mode=0o644):
+        self.dir(os.path.dirname(name.strip("/")) or ".")
+        self._entry(name, stat.S_IFREG | mode, data)
+
+    def symlink(self, name, target):
+        self.dir(os.path.dirname(name.strip("/")) or ".")
+        self._entry(name, stat.S_IFLNK | 0o777, target.encode())
+
+    def finish(self):
+        self._entry("TRAILER!!!", 0)
+        return self.out.getvalue()
+
+
+def _read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def build_initramfs(kern, modules=(), extra_ko=(), files=None):
+    """Return the path of a gzip'd initramfs for kern holding busybox, our
+    init scripts, the named modules with their dependencies (loadable with
+    modprobe), extra_ko (host paths of out-of-tree modules, put in /pcl/ko
+    for insmod by path) and files ({guest path: host path or bytes};
+    executables keep their mode; /pcl/bin is on the guest's PATH).
+    Archives are cached by content under $PCL_CACHE/guest/initramfs."""
+    _need_busybox()
+    files = dict(files or {})
+    entries = []        # (guest path, bytes, mode)
+
+    def add_host(gpath, hpath):
+        mode = 0o755 if os.access(hpath, os.X_OK) else 0o644
+        entries.append((gpath, _read(hpath), mode))
+
+    add_host("/bin/busybox", BUSYBOX)
+    rootfs = os.path.join(GUEST_DIR, "rootfs")
+    for dirpath, _, names in os.walk(rootfs):
+        for n in sorted(names):
+            h = os.path.join(dirpath, n)
+            add_host("/" + os.path.relpath(h, rootfs), h)
+    for ko in extra_ko:
+        add_host("/pcl/ko/" + os.path.basename(ko), ko)
+    for gpath, src in sorted(files.items()):
+        if isinstance(src, (bytes, bytearray)):
+            entries.append((gpath, bytes(src), 0o644))
+        else:
+            add_host(gpath, src)
+    mods = kern.closure(modules)
+
+    h = hashlib.sha256(kern.release.encode())
+    for gpath, data, mode in entries:
+        h.update(b"%s\0%o\0%d\0" % (gpath.encode(), mode, len(data)))
+        h.update(data)
+    for m in mods:
+        h.update(m.encode() + b"\0")
+    out_dir = os.path.join(CACHE, "guest", "initramfs")
+    out = os.path.join(out_dir, h.hexdigest()[:24] + ".cpio.gz")
+    if os.path.exists(out):
+        return out
+
+    cpio = _Cpio()
+    for d in ("dev", "proc", "sys", "run", "tmp", "root", "mnt",
+              "bin", "sbin", "usr/bin", "usr/sbin", "pcl/bin", "pcl/ko"):
+        cpio.dir(d)
+    cpio.symlink("bin/sh", "busybox")
+    for gpath, data, mode in entries:
+        cpio.file(gpath, data, mode)
+    # Only the chosen modules, with a modules.dep made for them by the
+    # host's depmod, so that the guest's modprobe resolves dependencies.
+    with tempfile.TemporaryDirectory(prefix="pcl-initramfs-") as tmp:
+        mroot = os.path.join(tmp, "lib", "modules", kern.release)
+        for m in mods:
+            os.makedirs(os.path.join(mroot, os.path.dirname(m)), exist_ok=True)
+            shutil.copyfile(os.path.join(kern.moddir, m), os.path.join(mroot, m))
+        for meta in ("modules.order", "modules.builtin", "modules.builtin.modinfo"):
+            if os.path.exists(os.path.join(kern.moddir, meta)):
+                shutil.copyfile(os.path.join(kern.moddir, meta), os.path.join(mroot, meta))
+        subprocess.run(["depmod", "-b", tmp, kern.release], check=True)
+        for dirpath, _, names in sorted(os.walk(tmp)):
+            for n in sorted(names):
+                hp = os.path.join(dirpath, n)
+                cpio.file("/" + os.path.relpath(hp, tmp), _read(hp))
+    os.makedirs(out_dir, exist_ok=True)
+    with open(out + ".tmp", "wb") as f:
+        f.write(gzip.compress(cpio.finish(), compresslevel=6, mtime=0))
+    os.replace(out + ".tmp", out)
+    progress("initramfs %s: %d modules, %d files" % (os.path.basename(out), len(mods), len(entries)))
+    return out
+
+
+# ------------------------------------------------------------------- QEMU
+
+def qemu_binary():
+    """Our patched QEMU: $PCL_QEMU if set, else the one vm/qemu/build.sh
+    has built (built first if needed)."""
+    if os.environ.get("PCL_QEMU"):
+        return os.environ["PCL_QEMU"]
+    build = os.path.join(TOP, "vm", "qemu", "build.sh")
+    out = subprocess.run([build, "--print-binary"], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL)
+    if out.returncode != 0:
+        progress("building QEMU (vm/qemu/build.sh)")
+        out = subprocess.run([build], stdout=subprocess.PIPE)
+        if out.returncode != 0:
+            raise GuestError("vm/qemu/build.sh failed")
+    return out.stdout.decode().strip().splitlines()[-1]
+
+
+def firmware_args():
+    # A QEMU built from source finds Debian's firmware here.
+    args = []
+    for d in ("/usr/share/seabios", "/usr/share/qemu"):
+        if os.path.isdir(d):
+            args += ["-L", d]
+    return args
+
+
+class QMP:
+    """A minimal QMP client: commands return their 'return' value, errors
+    raise, events are kept until someone waits for them."""
+
+    def __init__(self, path, log, timeout=30.0):
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.sock.connect(path)
+                break
+            except OSError:
+                self.sock.close()
+                if time.monotonic() > deadline:
+                    raise GuestError("no QMP socket at %s" % path)
+                time.sleep(0.1)
+        self.log = log
+        self.buf = b""
+        self.events = []
+        self._recv(timeout)             # greeting
+        self.execute("qmp_capabilities")
+
+    def _recv(self, timeout):
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise GuestError("QMP: no answer within %.0f s" % timeout)
+            self.sock.settimeout(left)
+            try:
+                data = self.sock.recv(65536)
+            except socket.timeout:
+                continue
+            if not data:
+                raise GuestError("QMP: connection closed (QEMU exited?)")
+            self.buf += data
+        line, _, self.buf = self.buf.partition(b"\n")
+        self.log.write(b"<- " + line + b"\n")
+        self.log.flush()
+        return json.loads(line)
+
+    def execute(self, cmd, args=None, timeout=60.0):
+        msg = {"execute": cmd}
+        if args:
+            msg["arguments"] = args
+        data = json.dumps(msg).encode()
+        self.log.write(b"-> " + data + b"\n")
+        self.log.flush()
+        self.sock.sendall(data + b"\n")
+        while True:
+            reply = self._recv(timeout)
+            if "event" in reply:
+                self.events.append(reply)
+            elif "error" in reply:
+                raise GuestError("QMP %s: %s" % (cmd, reply["error"].get("desc")))
+            elif "return" in reply:
+                return reply["return"]
+
+    def wait_event(self, name, match=None, timeout=30.0):
+        """Wait for (and consume) an event called name whose data contains
+        the items of match."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for ev in self.events:
+                data = ev.get("data", {})
+                if ev["event"] == name and all(data.get(k) == v for k, v in (match or {}).items()):
+                    self.events.remove(ev)
+                    return ev
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise GuestError("QMP: no %s event %s within %.0f s" % (name, match or "", timeout))
+            self.events.append(self._recv(left))
+
+    def close(self):
+        self.sock.close()
+
+
+# ------------------------------------------------------------------ guest
+
+# A clean kernel log (shared/notes/guest-kernels.md): none of these, and no
+# taint but O (out-of-tree module) and E (unsigned module).
+LOG_PROBLEMS = [
+    re.compile(p) for p in (
+        r"WARNING:", r"BUG:", r"\bOops\b", r"general protection fault",
+        r"Kernel panic", r"\blockdep\b", r"possible (circular|recursive) locking",
+        r"KASAN", r"UBSAN:", r"blocked for more than \d+ seconds",
+        r"hung_task")
+]
+TAINT_FLAGS = "PFSRMBUDAWCIOELKXTNJ"     # bit n is TAINT_FLAGS[n]
+ALLOWED_TAINT = "OE"
+
+
+def decode_taint(value):
+    return "".join(c for i, c in enumerate(TAINT_FLAGS) if value & (1 << i)) + \
+        ("?" if value >> len(TAINT_FLAGS) else "")
+
+
+class Guest:
+    """One QEMU guest.  Use as a context manager, or start() and stop().
+
+    name        log directory name under $PCL_CACHE/logs
+    kernel      6.1, 6.12, 7.3, a kernels.matrix name or a release
+    modules     modules to put in the initramfs (dependencies follow)
+    load        modules that /init modprobes at boot, in order, before it
+                gives the PC Card sockets their resources
+    extra_ko    host paths of out-of-tree modules, in /pcl/ko/ in the guest
+    files       {guest path: host path or bytes}
+    qemu_args   more QEMU arguments (-device, -blockdev, ...)
+    append      more kernel command line
+    """
+
+    def __init__(self, name, kernel="6.1", modules=(), load=(), extra_ko=(),
+                 files=None, qemu_args=(), append="", memory=512, smp=1,
+                 boot_timeout=BOOT_TIMEOUT):
+        self.name = name
+        self.kernel_name = kernel
+        self.modules = list(modules) + [m for m in load if m not in modules]
+        self.load = list(load)
+        self.extra_ko = list(extra_ko)
+        self.files = dict(files or {})
+        self.qemu_args = list(qemu_args)
+        self.append = append
+        self.memory = memory
+        self.smp = smp
+        self.boot_timeout = boot_timeout
+        self.logdir = os.path.join(LOGS, name)
+        self.proc = None
+        self.qmp = None
+        self.kernel = None
+        self._out = bytearray()
+        self._cond = threading.Condition()
+        self._seq = 0
+        self._tmp = None
+        self.boot_seconds = None
+
+    # -- life cycle
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.stop()
+        if exc_type is not None:
+            print("guest logs: %s" % self.logdir, file=sys.stderr)
+        return False
+
+    def start(self):
+        if os.path.isdir(self.logdir):
+            shutil.rmtree(self.logdir)
+        os.makedirs(self.logdir)
+        self.kernel = kernel(self.kernel_name)
+        initrd = build_initramfs(self.kernel, self.modules, self.extra_ko, self.files)
+        self._tmp = tempfile.mkdtemp(prefix="pcl-guest-")
+        qmp_path = os.path.join(self._tmp, "qmp.sock")
+        accel = "kvm" if os.environ.get("PCL_KVM") == "1" else "tcg"
+        cmdline = "console=ttyS1,115200 panic=-1 mitigations=off pcl.batch"
+        if self.load:
+            cmdline += " pcl.load=" + ",".join(self.load)
+        if self.append:
+            cmdline += " " + self.append
+        argv = [qemu_binary(), "-machine", "pc", "-accel", accel,
+                "-m", str(self.memory), "-smp", str(self.smp),
+                # no default devices: no VGA (the VGA hole stays free for PC
+                # Card memory windows), no NIC, no disks
+                "-nodefaults", "-display", "none", "-no-reboot",
+                "-chardev", "stdio,id=shell,signal=off", "-serial", "chardev:shell",
+                "-serial", "file:" + os.path.join(self.logdir, "kernel.log"),
+                "-qmp", "unix:%s,server=on,wait=off" % qmp_path,
+                "-kernel", self.kernel.vmlinuz, "-initrd", initrd,
+                "-append", cmdline] + firmware_args() + self.qemu_args
+        with open(os.path.join(self.logdir, "cmdline.txt"), "w") as f:
+            f.write(" ".join(argv) + "\n")
+        self._console = open(os.path.join(self.logdir, "console.log"), "wb")
+        self._qemu_log = open(os.path.join(self.logdir, "qemu.log"), "wb")
+        progress("booting %s (kernel %s, %s); logs: %s"
+                 % (self.name, self.kernel.release, accel, self.logdir))
+        t0 = time.monotonic()
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self._qemu_log, bufsize=0)
+        live_guests.append(self)
+        self._reader = threading.Thread(target=self._read_console, daemon=True)
+        self._reader.start()
+        try:
+            self.qmp = QMP(qmp_path, open(os.path.join(self.logdir, "qmp.log"), "wb"))
+            self.expect(rb"pcl-init: ready ", self.boot_timeout, what="the guest's init")
+            self.boot_seconds = time.monotonic() - t0
+            self.check("PS1='pcl# '")
+        except Exception:
+            self.stop()
+            raise
+        progress("%s: shell ready after %.1f s" % (self.name, self.boot_seconds))
+
+    def _read_console(self):
+        fd = self.proc.stdout.fileno()
+        while True:
+            data = os.read(fd, 65536)
+            if not data:
+                break
+            self._console.write(data)
+            self._console.flush()
+            with self._cond:
+                self._out += data
+                self._cond.notify_all()
+        with self._cond:
+            self._cond.notify_all()
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self, timeout=30.0):
+        """Save the kernel log, then power the guest off (QMP quit)."""
+        if self.proc is None:
+            return
+        if self.alive():
+            try:
+                with open(os.path.join(self.logdir, "dmesg.txt"), "w") as f:
+                    f.write(self.dmesg(timeout=30))
+            except Exception as e:   # keep going: the guest may be wedged
+                progress("%s: no dmesg at stop: %s" % (self.name, e))
+            try:
+                self.qmp.execute("quit", timeout=10)
+            except Exception:
+                pass
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        if self.qmp:
+            self.qmp.close()
+        self._reader.join(5)
+        self._console.close()
+        self._qemu_log.close()
+        if self.proc.returncode not in (0, None):
+            progress("%s: QEMU exited with %s; see %s/qemu.log"
+                     % (self.name, self.proc.returncode, self.logdir))
+        if self in live_guests:
+            live_guests.remove(self)
+        shutil.rmtree(self._tmp, ignore_errors=True)
+        self.proc = None
+
+    # -- the console
+
+    def _fail(self, msg):
+        return GuestError("%s: %s (guest logs: %s)" % (self.name, msg, self.logdir))
+
+    def expect(self, pattern, timeout, start=0, what=None):
+        """Wait until the console output from offset start matches the
+        regex pattern (bytes); return the match."""
+        rx = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                m = rx.search(self._out, start)
+                if m:
+                    return m
+                if not self.alive():
+                    raise self._fail("QEMU exited (%s) while waiting for %s"
+                                     % (self.proc.returncode, what or pattern))
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise self._fail("timed out after %.0f s waiting for %s"
+                                     % (timeout, what or pattern))
+                self._cond.wait(min(left, 1.0))
+
+    def run(self, command, timeout=COMMAND_TIMEOUT):
+        """Run a shell command (any text, several lines too) in the guest
+        shell, with stdin from /dev/null; return (output, exit status).
+        The command runs in the console shell itself, so cd and variables
+        persist."""
+        self._seq += 1
+        n = self._seq
+        b64 = base64.b64encode(command.encode()).decode()
+        # The quotes split the markers, so that an echo of this line can
+        # never be taken for them.
+        line = ("echo '@@PCL''B%d@@'; eval \"$(echo %s | base64 -d)\" </dev/null; "
+                "echo \"@@PCL\"\"E%d:$?@@\"\n" % (n, b64, n))
+        if len(line) > 4000:
+            raise ValueError("command too long for the console (%d bytes)" % len(line))
+        with self._cond:
+            start = len(self._out)
+        self.proc.stdin.write(line.encode())
+        self.proc.stdin.flush()
+        what = "command %r" % (command if len(command) < 60 else command[:57] + "...")
+        begin = self.expect(rb"@@PCLB%d@@\r?\n" % n, timeout, start, what)
+        end = self.expect(rb"@@PCLE%d:(\d+)@@" % n, timeout, begin.end(), what)
+        with self._cond:
+            out = bytes(self._out[begin.end():end.start()])
+        out = out.replace(b"\r\n", b"\n").decode("utf-8", "replace")
+        return out, int(end.group(1))
+
+    def check(self, command, timeout=COMMAND_TIMEOUT):
+        """run() that raises unless the command exits 0; returns output."""
+        out, rc = self.run(command, timeout)
+        if rc != 0:
+            raise self._fail("command failed (exit %d): %s\n%s" % (rc, command, out))
+        return out
+
+    def wait_for(self, condition, timeout=30):
+        """Wait in the guest until the shell condition is true (e.g.
+        '[ -b /dev/sda ]'); return True, or False after timeout seconds."""
+        _, rc = self.run("pcl-wait %d %s" % (int(timeout), shlex.quote(condition)),
+                         timeout=timeout + 60)
+        return rc == 0
+
+    # -- QMP
+
+    def qmp_cmd(self, cmd, **args):
+        """Run a QMP command; return its result."""
+        return self.qmp.execute(cmd, args or None)
+
+    def device_add(self, driver, **props):
+        """Hot-plug a device (e.g. a card into a slot bus)."""
+        props = {k.replace("_", "-") if k != "id" else k: v for k, v in props.items()}
+        return self.qmp.execute("device_add", dict(driver=driver, **props))
+
+    def device_del(self, dev_id, timeout=30.0):
+        """Unplug a device and wait until QEMU has deleted it."""
+        self.qmp.execute("device_del", {"id": dev_id})
+        self.qmp.wait_event("DEVICE_DELETED", {"device": dev_id}, timeout)
+
+    # -- the kernel log
+
+    def dmesg(self, timeout=COMMAND_TIMEOUT):
+        return self.check("dmesg", timeout)
+
+    def tainted(self):
+        """The kernel's taint flags as letters ('' when untainted)."""
+        return decode_taint(int(self.check("cat /proc/sys/kernel/tainted")))
+
+    def kernel_log_problems(self):
+        """Everything that makes the kernel log unclean, one line each."""
+        problems = [line for line in self.dmesg().splitlines()
+                    if any(rx.search(line) for rx in LOG_PROBLEMS)]
+        bad = "".join(c for c in self.tainted() if c not in ALLOWED_TAINT)
+        if bad:
+            problems.append("kernel tainted: %s" % bad)
+        return problems
+
+    def assert_clean_kernel_log(self):
+        problems = self.kernel_log_problems()
+        if problems:
+            raise self._fail("unclean kernel log:\n  " + "\n  ".join(problems))
+
+
+def make_image(path, size, seed):
+    """Write a disk image of deterministic pseudo-random bytes (never an
+    MBR signature, so the guest finds no partition table); return its
+    sha256."""
+    import random
+    data = bytearray(random.Random(seed).randbytes(size))
+    data[510:512] = b"\0\0"
+    with open(path, "wb") as f:
+        f.write(data)
+    return hashlib.sha256(data).hexdigest()
