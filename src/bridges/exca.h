@@ -9,7 +9,7 @@
  * and anything chip specific: how it is found, how interrupts reach the
  * CPU, and how host memory addresses are seen by the chip.
  *
- * The code is linked into every module that uses it (see Kbuild), so
+ * The code is linked into every module that uses it (src/drivers.list), so
  * nothing here is exported and the pcl_exca_ names only need to be unique
  * within one module.
  */
