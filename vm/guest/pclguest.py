@@ -1,3 +1,4 @@
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Boot a Debian kernel in our QEMU with emulated PC Card hardware.
 
@@ -300,20 +301,22 @@ def build_initramfs(kern, modules=(), extra_ko=(), files=None):
 
 # ------------------------------------------------------------------- QEMU
 
+_qemu = None
+
+
 def qemu_binary():
-    """Our patched QEMU: $PCL_QEMU if set, else the one vm/qemu/build.sh
-    has built (built first if needed)."""
+    """Our patched QEMU: $PCL_QEMU if set, else vm/qemu/build.sh's binary,
+    built first if its inputs changed (a no-op otherwise)."""
+    global _qemu
     if os.environ.get("PCL_QEMU"):
         return os.environ["PCL_QEMU"]
-    build = os.path.join(TOP, "vm", "qemu", "build.sh")
-    out = subprocess.run([build, "--print-binary"], stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL)
-    if out.returncode != 0:
-        progress("building QEMU (vm/qemu/build.sh)")
-        out = subprocess.run([build], stdout=subprocess.PIPE)
+    if _qemu is None:
+        out = subprocess.run([os.path.join(TOP, "vm", "qemu", "build.sh")],
+                             stdout=subprocess.PIPE)
         if out.returncode != 0:
-            raise GuestError("vm/qemu/build.sh failed")
-    return out.stdout.decode().strip().splitlines()[-1]
+            raise GuestError("vm/qemu/build.sh failed (see its log above)")
+        _qemu = out.stdout.decode().strip().splitlines()[-1]
+    return _qemu
 
 
 def firmware_args():
@@ -472,36 +475,44 @@ class Guest:
             print("guest logs: %s" % self.logdir, file=sys.stderr)
         return False
 
-    def start(self):
+    def _prepare(self, batch=True):
+        """Fetch the kernel, build the initramfs; return QEMU's argv."""
         if os.path.isdir(self.logdir):
             shutil.rmtree(self.logdir)
         os.makedirs(self.logdir)
         self.kernel = kernel(self.kernel_name)
         initrd = build_initramfs(self.kernel, self.modules, self.extra_ko, self.files)
         self._tmp = tempfile.mkdtemp(prefix="pcl-guest-")
-        qmp_path = os.path.join(self._tmp, "qmp.sock")
-        accel = "kvm" if os.environ.get("PCL_KVM") == "1" else "tcg"
-        cmdline = "console=ttyS1,115200 panic=-1 mitigations=off pcl.batch"
+        self._qmp_path = os.path.join(self._tmp, "qmp.sock")
+        self.accel = "kvm" if os.environ.get("PCL_KVM") == "1" else "tcg"
+        cmdline = "console=ttyS1,115200 panic=-1 mitigations=off"
+        if batch:
+            cmdline += " pcl.batch"
         if self.load:
             cmdline += " pcl.load=" + ",".join(self.load)
         if self.append:
             cmdline += " " + self.append
-        argv = [qemu_binary(), "-machine", "pc", "-accel", accel,
+        argv = [qemu_binary(), "-machine", "pc", "-accel", self.accel,
                 "-m", str(self.memory), "-smp", str(self.smp),
                 # no default devices: no VGA (the VGA hole stays free for PC
                 # Card memory windows), no NIC, no disks
                 "-nodefaults", "-display", "none", "-no-reboot",
-                "-chardev", "stdio,id=shell,signal=off", "-serial", "chardev:shell",
+                "-chardev", "stdio,id=shell,signal=%s" % ("off" if batch else "on"),
+                "-serial", "chardev:shell",
                 "-serial", "file:" + os.path.join(self.logdir, "kernel.log"),
-                "-qmp", "unix:%s,server=on,wait=off" % qmp_path,
+                "-qmp", "unix:%s,server=on,wait=off" % self._qmp_path,
                 "-kernel", self.kernel.vmlinuz, "-initrd", initrd,
                 "-append", cmdline] + firmware_args() + self.qemu_args
         with open(os.path.join(self.logdir, "cmdline.txt"), "w") as f:
-            f.write(" ".join(argv) + "\n")
+            f.write(" ".join(shlex.quote(a) for a in argv) + "\n")
+        return argv
+
+    def start(self):
+        argv = self._prepare()
         self._console = open(os.path.join(self.logdir, "console.log"), "wb")
         self._qemu_log = open(os.path.join(self.logdir, "qemu.log"), "wb")
         progress("booting %s (kernel %s, %s); logs: %s"
-                 % (self.name, self.kernel.release, accel, self.logdir))
+                 % (self.name, self.kernel.release, self.accel, self.logdir))
         t0 = time.monotonic()
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self._qemu_log, bufsize=0)
@@ -509,7 +520,7 @@ class Guest:
         self._reader = threading.Thread(target=self._read_console, daemon=True)
         self._reader.start()
         try:
-            self.qmp = QMP(qmp_path, open(os.path.join(self.logdir, "qmp.log"), "wb"))
+            self.qmp = QMP(self._qmp_path, open(os.path.join(self.logdir, "qmp.log"), "wb"))
             self.expect(rb"pcl-init: ready ", self.boot_timeout, what="the guest's init")
             self.boot_seconds = time.monotonic() - t0
             self.check("PS1='pcl# '")
@@ -517,6 +528,15 @@ class Guest:
             self.stop()
             raise
         progress("%s: shell ready after %.1f s" % (self.name, self.boot_seconds))
+
+    def interactive(self):
+        """Boot with the guest's shell on this terminal (Ctrl-A X quits)."""
+        argv = self._prepare(batch=False)
+        progress("kernel log: %s/kernel.log; QMP: %s" % (self.logdir, self._qmp_path))
+        try:
+            return subprocess.call(argv)
+        finally:
+            shutil.rmtree(self._tmp, ignore_errors=True)
 
     def _read_console(self):
         fd = self.proc.stdout.fileno()
@@ -681,3 +701,31 @@ def make_image(path, size, seed):
     with open(path, "wb") as f:
         f.write(data)
     return hashlib.sha256(data).hexdigest()
+
+
+def main(argv):
+    import argparse
+    p = argparse.ArgumentParser(
+        prog="vm/guest/pclguest.py",
+        description="Boot a test guest with its shell on this terminal "
+                    "(Ctrl-A X quits), e.g. pclguest.py -k 6.1 -l pata_pcmcia,i82092 "
+                    "-- -device i82092,id=pcc")
+    p.add_argument("-k", "--kernel", default="6.1")
+    p.add_argument("-m", "--modules", default="", help="modules to include (comma list)")
+    p.add_argument("-l", "--load", default="", help="modules /init loads (comma list)")
+    p.add_argument("--ko", action="append", default=[], help="an out-of-tree .ko for /pcl/ko")
+    p.add_argument("--initramfs", action="store_true", help="only build it; print its path")
+    p.add_argument("qemu_args", nargs="*")
+    a = p.parse_args(argv)
+    split = [m for m in ",".join((a.modules, a.load)).split(",") if m]
+    g = Guest("interactive", kernel=a.kernel, modules=split,
+              load=[m for m in a.load.split(",") if m], extra_ko=a.ko,
+              qemu_args=a.qemu_args)
+    if a.initramfs:
+        print(build_initramfs(kernel(a.kernel), g.modules, g.extra_ko, g.files))
+        return 0
+    return g.interactive()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
