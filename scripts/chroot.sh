@@ -1,3 +1,4 @@
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Build chroots: one debootstrap chroot per suite and architecture under
 # $PCL_CACHE/chroots, holding that suite's compiler and the kernel headers

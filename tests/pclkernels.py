@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The kernel matrix seen from the tests: its lines, the driver table, and
+the build chroots (prepared through the same shell code as make matrix).
+
+Facts the tests compare against are read here independently of the shell
+code that is under test (the driver table and kernel configs are parsed in
+Python)."""
+
+import functools
+import os
+import re
+import subprocess
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPTS = os.path.join(TOP, "scripts")
+LIBS = ("lib.sh", "apt-suite.sh", "chroot.sh", "kernels.sh", "build.sh")
+
+
+def run(cmd, check=False, **kw):
+    """Run a command, text output captured."""
+    proc = subprocess.run(cmd, text=True, capture_output=True, **kw)
+    if check and proc.returncode != 0:
+        raise AssertionError("%s failed (%d):\n%s\n%s" % (
+            " ".join(cmd), proc.returncode, proc.stdout, proc.stderr))
+    return proc
+
+
+def bash(snippet, top=TOP, check=True, env=None):
+    """Run a bash snippet with the host build libraries of `top` sourced."""
+    src = "".join('. "%s/scripts/%s"; ' % (top, lib) for lib in LIBS)
+    return run(["bash", "-c", "set -eu; " + src + snippet], check=check,
+               env=env)
+
+
+def matrix():
+    """The lines of kernels.matrix as dicts."""
+    rows = []
+    with open(os.path.join(TOP, "kernels.matrix")) as f:
+        for line in f:
+            line = line.split("#", 1)[0].split()
+            if line:
+                name, suite, arch, flags, regex = line
+                rows.append(dict(name=name, suite=suite, arch=arch,
+                                 rolling=flags == "rolling", regex=regex))
+    return rows
+
+
+def matrix_names():
+    return [k["name"] for k in matrix()]
+
+
+def drivers():
+    """src/drivers.list as a list of dicts."""
+    rows = []
+    with open(os.path.join(TOP, "src", "drivers.list")) as f:
+        for line in f:
+            line = line.split("#", 1)[0].split()
+            if line:
+                rows.append(dict(module=line[0], dir=line[1],
+                                 config=line[2], objects=line[3:]))
+    return rows
+
+
+class Kernel:
+    """A prepared matrix kernel: headers installed in its chroot."""
+
+    def __init__(self, name, kver, root, suite, arch):
+        self.name, self.kver, self.root = name, kver, root
+        self.suite, self.arch = suite, arch
+
+    def path(self, p):
+        """A path inside the chroot, with the headers' absolute build link
+        (/lib/modules/KVER/build -> /usr/src/...) followed inside it."""
+        build = "/lib/modules/%s/build" % self.kver
+        if p.startswith(build):
+            p = "/usr/src/linux-headers-%s%s" % (self.kver, p[len(build):])
+        return self.root + p
+
+    def config(self):
+        """The kernel's configuration as {symbol: value}, from the first
+        file that has it: /boot, /usr/lib/modules, the headers' .config."""
+        for p in ("/boot/config-%s" % self.kver,
+                  "/usr/lib/modules/%s/config" % self.kver,
+                  "/lib/modules/%s/build/.config" % self.kver):
+            full = self.path(p)
+            if os.path.isfile(full) and os.path.getsize(full) > 0:
+                conf = {}
+                with open(full) as f:
+                    for line in f:
+                        m = re.match(r"^(CONFIG_\w+)=(.*)$", line)
+                        if m:
+                            conf[m.group(1)] = m.group(2)
+                return conf
+        raise AssertionError("no config for %s in %s" % (self.kver, self.root))
+
+    def ships(self, module):
+        """Whether the kernel has upstream's driver for `module`."""
+        symbol = [d["config"] for d in drivers() if d["module"] == module][0]
+        return self.config().get(symbol) in ("y", "m")
+
+    def run(self, *cmd, check=False):
+        return run([os.path.join(SCRIPTS, "chroot.sh"), "--run", self.suite,
+                    self.arch] + list(cmd), check=check)
+
+
+@functools.lru_cache(maxsize=None)
+def kernel(name):
+    """Prepare a matrix kernel (chroot, headers) once per test session."""
+    out = bash('kernel_prepare "%s" >&2; echo "$KVER $KROOT $KSUITE $KARCH"'
+               % name).stdout.split()
+    return Kernel(name, *out)
