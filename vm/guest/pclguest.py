@@ -249,8 +249,22 @@ def build_initramfs(kern, modules=(), extra_ko=(), files=None):
         for n in sorted(names):
             h = os.path.join(dirpath, n)
             add_host("/" + os.path.relpath(h, rootfs), h)
+    # Our modules' in-tree dependencies come along, and pcl-insmod learns
+    # them from /pcl/ko/depends.
+    def modinfo(ko, field):
+        return subprocess.run(["modinfo", "-F", field, ko], stdout=subprocess.PIPE,
+                              check=True).stdout.decode().strip()
+
+    ours = {ko: modname(modinfo(ko, "name") or ko) for ko in extra_ko}
+    depends = []
+    modules = list(modules)
     for ko in extra_ko:
-        add_host("/pcl/ko/" + os.path.basename(ko), ko)
+        add_host("/pcl/ko/%s.ko" % ours[ko], ko)
+        out = modinfo(ko, "depends")
+        depends.append("%s: %s\n" % (ours[ko], out))
+        modules += [d for d in out.split(",") if d and modname(d) not in ours.values()]
+    if extra_ko:
+        entries.append(("/pcl/ko/depends", "".join(depends).encode(), 0o644))
     for gpath, src in sorted(files.items()):
         if isinstance(src, (bytes, bytearray)):
             entries.append((gpath, bytes(src), 0o644))
@@ -433,7 +447,9 @@ class Guest:
     modules     modules to put in the initramfs (dependencies follow)
     load        modules that /init modprobes at boot, in order, before it
                 gives the PC Card sockets their resources
-    extra_ko    host paths of out-of-tree modules, in /pcl/ko/ in the guest
+    extra_ko    host paths of out-of-tree modules, in /pcl/ko/ in the guest;
+                their in-tree dependencies come along; load them with
+                pcl-insmod NAME (after rmmod of an in-tree module of that name)
     files       {guest path: host path or bytes}
     qemu_args   more QEMU arguments (-device, -blockdev, ...)
     append      more kernel command line
