@@ -1,0 +1,281 @@
+/*
+ * PC Card slot bus: one socket holding at most one card, with hot
+ * insertion and surprise removal.  See pcmcia-slot.h for the contract.
+ *
+ * Part of pcmcia-legacy.  SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "hw/irq.h"
+#include "hw/hotplug.h"
+#include "qemu/module.h"
+#include "pcmcia-slot.h"
+#include "trace.h"
+
+static const char *space_name(PCMCIASpace space)
+{
+    switch (space) {
+    case PCMCIA_SPACE_ATTR:
+        return "attr";
+    case PCMCIA_SPACE_COMMON:
+        return "common";
+    default:
+        return "io";
+    }
+}
+
+uint8_t pcmcia_cis_read(const uint8_t *cis, int cis_len, uint32_t addr)
+{
+    if ((addr & 1) || addr / 2 >= cis_len) {
+        return 0xff;
+    }
+    return cis[addr / 2];
+}
+
+bool pcmcia_slot_cycle_is_16bit(PCMCIACardState *card)
+{
+    BusState *bus = qdev_get_parent_bus(DEVICE(card));
+
+    return bus && PCMCIA_SLOT_BUS(bus)->cycle16;
+}
+
+/* The card's IREQ# pin, as the card drives it through socket.irq. */
+static void slot_ireq_handler(void *opaque, int n, int level)
+{
+    PCMCIASlotBus *bus = opaque;
+
+    if (!bus->card || bus->ireq == !!level) {
+        return;
+    }
+    bus->ireq = level;
+    trace_pcl_slot_ireq(bus->index, level);
+    if (bus->ops->ireq_changed) {
+        bus->ops->ireq_changed(bus->opaque, bus->ireq);
+    }
+}
+
+void pcmcia_slot_set_live(PCMCIASlotBus *bus, bool live)
+{
+    bool was = bus->live;
+
+    bus->live = live && bus->card;
+    if (bus->live && !was) {
+        /* power applied or RESET released: the card starts afresh */
+        trace_pcl_slot_card_reset(bus->index);
+        device_cold_reset(DEVICE(bus->card));
+    }
+}
+
+/* One card cycle. */
+static uint16_t slot_cycle_read(PCMCIASlotBus *bus, PCMCIACardClass *pcc,
+                                PCMCIASpace space, uint32_t addr, bool wide)
+{
+    PCMCIACardState *card = bus->card;
+    uint16_t val;
+
+    bus->cycle16 = wide;
+    switch (space) {
+    case PCMCIA_SPACE_ATTR:
+        /* attribute memory is byte wide; a 16-bit cycle reads both lanes */
+        if (!pcc->attr_read) {
+            val = 0xffff;
+        } else {
+            val = pcc->attr_read(card, addr);
+            if (wide) {
+                val |= pcc->attr_read(card, addr + 1) << 8;
+            }
+        }
+        break;
+    case PCMCIA_SPACE_COMMON:
+        val = pcc->common_read ? pcc->common_read(card, addr) : 0xffff;
+        break;
+    default:
+        val = pcc->io_read ? pcc->io_read(card, addr) : 0xffff;
+        break;
+    }
+    bus->cycle16 = false;
+    return wide ? val : (val & 0xff);
+}
+
+static void slot_cycle_write(PCMCIASlotBus *bus, PCMCIACardClass *pcc,
+                             PCMCIASpace space, uint32_t addr, uint16_t val,
+                             bool wide)
+{
+    PCMCIACardState *card = bus->card;
+
+    bus->cycle16 = wide;
+    switch (space) {
+    case PCMCIA_SPACE_ATTR:
+        if (pcc->attr_write) {
+            pcc->attr_write(card, addr, val & 0xff);
+            if (wide) {
+                pcc->attr_write(card, addr + 1, val >> 8);
+            }
+        }
+        break;
+    case PCMCIA_SPACE_COMMON:
+        if (pcc->common_write) {
+            pcc->common_write(card, addr, wide ? val : (val & 0xff));
+        }
+        break;
+    default:
+        if (pcc->io_write) {
+            pcc->io_write(card, addr, wide ? val : (val & 0xff));
+        }
+        break;
+    }
+    bus->cycle16 = false;
+}
+
+uint32_t pcmcia_slot_read(PCMCIASlotBus *bus, PCMCIASpace space,
+                          uint32_t addr, unsigned size, bool wide)
+{
+    PCMCIACardClass *pcc;
+    uint32_t val;
+
+    if (!bus->card || !bus->live) {
+        val = size == 2 ? 0xffff : 0xff;
+    } else {
+        pcc = PCMCIA_CARD_GET_CLASS(bus->card);
+        if (size == 2 && wide && !(addr & 1)) {
+            val = slot_cycle_read(bus, pcc, space, addr, true);
+        } else if (size == 2) {
+            val = slot_cycle_read(bus, pcc, space, addr, false);
+            val |= slot_cycle_read(bus, pcc, space, addr + 1, false) << 8;
+        } else {
+            val = slot_cycle_read(bus, pcc, space, addr, false);
+        }
+    }
+    trace_pcl_slot_read(bus->index, space_name(space), addr, size, val);
+    return val;
+}
+
+void pcmcia_slot_write(PCMCIASlotBus *bus, PCMCIASpace space,
+                       uint32_t addr, uint32_t val, unsigned size, bool wide)
+{
+    PCMCIACardClass *pcc;
+
+    trace_pcl_slot_write(bus->index, space_name(space), addr, size, val);
+    if (!bus->card || !bus->live) {
+        return;
+    }
+    pcc = PCMCIA_CARD_GET_CLASS(bus->card);
+    if (size == 2 && wide && !(addr & 1)) {
+        slot_cycle_write(bus, pcc, space, addr, val, true);
+    } else if (size == 2) {
+        slot_cycle_write(bus, pcc, space, addr, val & 0xff, false);
+        slot_cycle_write(bus, pcc, space, addr + 1, (val >> 8) & 0xff, false);
+    } else {
+        slot_cycle_write(bus, pcc, space, addr, val & 0xff, false);
+    }
+}
+
+/* Hotplug: the bus is its own handler, so any bridge gets it for free. */
+
+static void slot_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
+                      Error **errp)
+{
+    PCMCIASlotBus *bus = PCMCIA_SLOT_BUS(hotplug_dev);
+    PCMCIACardState *card = PCMCIA_CARD(dev);
+    PCMCIACardClass *pcc = PCMCIA_CARD_GET_CLASS(card);
+
+    card->slot = &bus->socket;
+    bus->card = card;
+    bus->ireq = false;
+    bus->live = false;
+    bus->socket.attached = true;
+    if (pcc->attach && pcc->attach(card) < 0) {
+        card->slot = NULL;
+        bus->card = NULL;
+        bus->socket.attached = false;
+        error_setg(errp, "%s: card refused to attach",
+                   object_get_typename(OBJECT(dev)));
+        return;
+    }
+    trace_pcl_slot_insert(bus->index, object_get_typename(OBJECT(dev)));
+    bus->ops->card_changed(bus->opaque);
+}
+
+static void slot_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
+                        Error **errp)
+{
+    PCMCIASlotBus *bus = PCMCIA_SLOT_BUS(hotplug_dev);
+    PCMCIACardState *card = PCMCIA_CARD(dev);
+    PCMCIACardClass *pcc = PCMCIA_CARD_GET_CLASS(card);
+    bool had_ireq = bus->ireq;
+
+    trace_pcl_slot_eject(bus->index, object_get_typename(OBJECT(dev)));
+    /* the contacts break first: the bridge sees an empty socket */
+    bus->card = NULL;
+    bus->live = false;
+    bus->ireq = false;
+    bus->socket.attached = false;
+    if (had_ireq && bus->ops->ireq_changed) {
+        bus->ops->ireq_changed(bus->opaque, false);
+    }
+    bus->ops->card_changed(bus->opaque);
+    if (pcc->detach) {
+        pcc->detach(card);
+    }
+    card->slot = NULL;
+}
+
+void pcmcia_slot_bus_init(PCMCIASlotBus *bus, size_t bus_size,
+                          DeviceState *bridge, unsigned index,
+                          const PCMCIASlotOps *ops, void *opaque)
+{
+    qbus_init(bus, bus_size, TYPE_PCMCIA_SLOT_BUS, bridge, NULL);
+    bus->index = index;
+    bus->ops = ops;
+    bus->opaque = opaque;
+    bus->socket.irq = qemu_allocate_irq(slot_ireq_handler, bus, 0);
+    qbus_set_bus_hotplug_handler(BUS(bus));
+}
+
+static void slot_bus_finalize(Object *obj)
+{
+    PCMCIASlotBus *bus = PCMCIA_SLOT_BUS(obj);
+
+    qemu_free_irq(bus->socket.irq);
+}
+
+static char *slot_get_dev_path(DeviceState *dev)
+{
+    PCMCIASlotBus *bus = PCMCIA_SLOT_BUS(qdev_get_parent_bus(dev));
+    DeviceState *bridge = BUS(bus)->parent;
+    g_autofree char *bridge_path = bridge ? qdev_get_dev_path(bridge) : NULL;
+
+    return g_strdup_printf("%s/pcmcia@%u", bridge_path ? bridge_path : "",
+                           bus->index);
+}
+
+static void slot_bus_class_init(ObjectClass *oc, void *data)
+{
+    BusClass *bc = BUS_CLASS(oc);
+    HotplugHandlerClass *hc = HOTPLUG_HANDLER_CLASS(oc);
+
+    bc->max_dev = 1;
+    bc->get_dev_path = slot_get_dev_path;
+    hc->plug = slot_plug;
+    hc->unplug = slot_unplug;
+}
+
+static const TypeInfo slot_bus_info = {
+    .name = TYPE_PCMCIA_SLOT_BUS,
+    .parent = TYPE_BUS,
+    .instance_size = sizeof(PCMCIASlotBus),
+    .instance_finalize = slot_bus_finalize,
+    .class_init = slot_bus_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { TYPE_HOTPLUG_HANDLER },
+        { }
+    },
+};
+
+static void slot_register_types(void)
+{
+    type_register_static(&slot_bus_info);
+}
+
+type_init(slot_register_types)
