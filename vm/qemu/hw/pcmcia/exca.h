@@ -8,7 +8,9 @@
  * status change, card IREQ#) into whatever its bus offers.  The core owns
  * the socket's slot bus, its power and reset sequencing, and the I/O and
  * memory windows, which it maps into the address spaces the front end
- * supplies at the addresses the guest programs.
+ * supplies at the addresses the guest programs.  A CardBus front end
+ * whose own socket registers switch Vcc mirrors them into EXCA_POWER with
+ * exca_write(), so that POWERON, READY and card power stay in one place.
  *
  * Part of pcmcia-legacy.  SPDX-License-Identifier: GPL-2.0-only
  */
