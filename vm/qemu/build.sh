@@ -95,6 +95,7 @@ add_models()
 			continue
 		fi
 		log "applying $(basename "$p")"
+		# shellcheck disable=SC2094 # the patch is only read
 		run_logged "$PCL_LOGS/qemu-patch.log" "patch $(basename "$p")" \
 			patch -d "$t" -p1 -N <"$p" || return 1
 	done
@@ -195,9 +196,11 @@ main()
 	stage qemu-source fetch_source
 	stage qemu-glue add_models
 	stage qemu-configure configure_tree
+	# what this build compiles (sources edited meanwhile rebuild next time)
+	hash=$(inputs_hash)
 	stage qemu-compile compile
 	install_binary
-	inputs_hash >"$STAMP"
+	echo "$hash" >"$STAMP"
 	log "QEMU built: $BIN"
 	echo "$BIN"
 }
