@@ -124,9 +124,11 @@ warnings_classify()
 }
 
 # build_drivers LIST LOG: build the named drivers (space separated) for the
-# current kernel, in the tree build_tree_prepare made.  Sets BUILT (modules with a .ko), OURWARN (lines of
-# warnings in our files, "MODULE LINE"), KWARN (count of kernel-header
-# warnings).  Returns non-zero when make failed or our files warned.
+# current kernel, in the tree build_tree_prepare made.  Sets BUILT (the
+# modules that compiled), OURWARN (warnings in our files, "MODULE LINE"),
+# KWARN (the number of warnings inside the kernel's headers).  Returns
+# non-zero when make failed or our files warned; only a clean build's .ko
+# files are copied to modules_dir.
 build_drivers()
 {
 	local list=$1 log=$2 bdir mdir rc=0 m ko
@@ -143,14 +145,14 @@ build_drivers()
 		W=1 -j"${PCL_JOBS:-2}" >>"$log" 2>&1 || rc=$?
 	BUILT=""
 	for m in $list; do
-		ko=$bdir/$m.ko
-		if [ "$rc" -eq 0 ] && [ -f "$ko" ]; then
-			BUILT="$BUILT $m"
-			cp "$ko" "$mdir/"
-		fi
+		[ "$rc" -ne 0 ] || [ ! -f "$bdir/$m.ko" ] || BUILT="$BUILT $m"
 	done
 	BUILT=${BUILT# }
 	OURWARN=$(warnings_classify "$log" "$bdir" | sed -n 's/^ours //p')
 	KWARN=$(warnings_classify "$log" "$bdir" | grep -c '^kernel ' || true)
-	[ "$rc" -eq 0 ] && [ -z "$OURWARN" ]
+	[ "$rc" -eq 0 ] && [ -z "$OURWARN" ] || return 1
+	# Only a clean build's modules are handed out.
+	for m in $BUILT; do
+		cp "$bdir/$m.ko" "$mdir/"
+	done
 }

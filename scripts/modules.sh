@@ -37,6 +37,8 @@ fi
 list=$(echo $list)
 if [ -z "$list" ]; then
 	log "kernel $KVER ships every driver: nothing to build"
+	rm -rf "$(modules_dir "$KVER")"
+	mkdir -p "$(modules_dir "$KVER")"
 	modules_dir "$KVER"
 	exit 0
 fi

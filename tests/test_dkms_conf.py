@@ -212,7 +212,11 @@ def test_real_dkms_autoinstall(name):
     """dkms autoinstall for the kernel: exit 0; the drivers the kernel
     lacks are installed, nothing else; a kernel that ships all of them is
     skipped by "dkms build" with exit 77."""
-    k = pk.kernel(name)
+    with pk.rolling_tolerance(name):
+        check_real_dkms(pk.kernel(name))
+
+
+def check_real_dkms(k):
     want = sorted(m for m in ALL if not k.ships(m))
     dkms_setup(k)
     try:
@@ -233,7 +237,7 @@ def test_real_dkms_autoinstall(name):
 def test_real_dkms_versions():
     """The matrix covers both dkms generations this package supports."""
     seen = {}
-    for name in pk.matrix_names():
+    for name in [n for n in pk.matrix_names() if not pk.is_rolling(n)]:
         k = pk.kernel(name)
         pk.bash('chroot_ensure "%s" "%s" dkms' % (k.suite, k.arch))
         seen[name] = k.run("dkms", "--version", check=True).stdout.strip()
@@ -247,7 +251,7 @@ def test_real_dkms_autoinstall_after_a_build_for_another_kernel():
     autoinstall for a kernel that ships everything must still do nothing
     and exit 0."""
     by_root = {}
-    for name in pk.matrix_names():
+    for name in [n for n in pk.matrix_names() if not pk.is_rolling(n)]:
         k = pk.kernel(name)
         by_root.setdefault(k.root, []).append(k)
     pairs = [(a, b) for ks in by_root.values() for a in ks for b in ks

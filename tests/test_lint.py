@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""make lint, one test per checker: our sources have zero findings, and
+each checker does find a planted mistake (so that zero means something)."""
+
+import os
+import re
+
+import pytest
+
+import pclkernels as pk
+from test_matrix import scratch_tree
+
+def lint(tool, top=pk.TOP, **env):
+    return pk.run([os.path.join(str(top), "scripts", "lint.sh"), tool],
+                  env=dict(os.environ, **env))
+
+
+def findings(proc, tool):
+    m = re.search(r"^  %s\s+.*?(\d+) finding\(s\)$" % tool, proc.stdout, re.M)
+    assert m, proc.stdout + proc.stderr
+    return int(m.group(1))
+
+
+@pytest.mark.parametrize("tool", ["checkpatch", "sparse", "coccinelle"])
+def test_our_sources_are_clean(tool):
+    proc = lint(tool)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert findings(proc, tool) == 0
+    assert "lint: 0 finding(s) in our files" in proc.stdout
+    if tool == "sparse":
+        # sparse ran against an old and a new kernel (lint.sh also checks
+        # that it printed a CHECK line for every file it compiled).
+        kernels = re.findall(r"^  sparse\s+C=2, (\S+)", proc.stdout, re.M)
+        assert any(k.startswith("6.1.") for k in kernels), kernels
+        assert any(k.startswith("7.") for k in kernels), kernels
+
+
+PLANTED = """// SPDX-License-Identifier: GPL-2.0-only
+#include <linux/io.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+static void __iomem *pcl_regs;
+
+static int __init pcllint_init(void)
+{
+	char *buf = kmalloc(16, GFP_KERNEL);
+	u32 v = *(u32 *)pcl_regs;
+
+	if (buf)
+		kfree(buf);
+	printk("value %u\\n", v);   
+	return 0;
+}
+module_init(pcllint_init);
+MODULE_DESCRIPTION("lint self-test with planted mistakes");
+MODULE_LICENSE("GPL");
+"""
+
+# tool: (what it must say about cards/pcllint.c, extra environment)
+PLANTS = {
+    "checkpatch": (r"cards/pcllint\.c:\d+: (WARNING|ERROR): ?"
+                   r"(PRINTK_WITHOUT_KERN_LEVEL|TRAILING_WHITESPACE)", {}),
+    "sparse": (r"cards/pcllint\.c:\d+:\d+: warning: cast removes address space",
+               {"PCL_LINT_KERNELS": "bookworm-6.1"}),
+    "coccinelle": (r"cards/pcllint\.c:\d+:\d+-\d+: WARNING: NULL check before "
+                   r"some freeing functions is not needed", {}),
+}
+
+
+@pytest.fixture(scope="module")
+def planted_tree(tmp_path_factory):
+    return scratch_tree(tmp_path_factory.mktemp("lint"), ("pcllint", PLANTED))
+
+
+@pytest.mark.parametrize("tool", sorted(PLANTS))
+def test_planted_mistake_is_found(planted_tree, tool):
+    pattern, env = PLANTS[tool]
+    proc = lint(tool, top=planted_tree, **env)
+    assert proc.returncode != 0, proc.stdout
+    assert findings(proc, tool) >= 1
+    assert re.search(pattern, proc.stdout + proc.stderr), proc.stdout + proc.stderr

@@ -1,0 +1,236 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""make matrix and make modules: every driver builds for every kernel of
+kernels.matrix, warning-free in our files, and the machinery tells
+failures, warnings and rolling kernels apart."""
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+import pclkernels as pk
+
+CACHE = os.environ.get("PCMCIA_LEGACY_CACHE") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+    "pcmcia-legacy")
+
+
+def test_driver_table_is_consistent():
+    """Every line of drivers.list names existing sources, a plausible
+    upstream symbol, and a module name used once."""
+    rows = pk.drivers()
+    assert rows, "drivers.list lists no driver"
+    names = [r["module"] for r in rows]
+    assert len(names) == len(set(names))
+    for r in rows:
+        assert r["dir"] in ("bridges", "cards"), r
+        assert re.match(r"^CONFIG_[A-Z0-9_]+$", r["config"]), r
+        assert r["objects"], r
+        for obj in r["objects"]:
+            assert obj.endswith(".o"), r
+            src = os.path.join(pk.TOP, "src", r["dir"], obj[:-2] + ".c")
+            assert os.path.isfile(src), "%s: no %s" % (r["module"], src)
+
+
+@pytest.fixture(scope="module")
+def matrix_run():
+    """make matrix, once; PCL_ROLLING_SOFT is passed on as it is."""
+    return pk.run([os.path.join(pk.SCRIPTS, "matrix.sh")])
+
+
+def table_rows(stdout):
+    """{kernel name: (release, {module: cell})} from the printed table."""
+    lines = stdout.splitlines()
+    head = [i for i, l in enumerate(lines) if l.startswith("kernel ")]
+    assert head, stdout
+    modules = lines[head[0]].split()[2:]
+    rows = {}
+    for line in lines[head[0] + 1:]:
+        if not line.strip():
+            break
+        cells = line.split()
+        rows[cells[0]] = (cells[1], dict(zip(modules, cells[2:])))
+    return modules, rows
+
+
+def test_matrix_table(matrix_run):
+    """One row per kernel, one column per driver; the exit status fails
+    exactly when a kernel that must not fail did."""
+    modules, rows = table_rows(matrix_run.stdout)
+    assert modules == [d["module"] for d in pk.drivers()]
+    assert sorted(rows) == sorted(pk.matrix_names())
+    soft = os.environ.get("PCL_ROLLING_SOFT") == "1"
+    hard = [n for n, (_, cells) in rows.items()
+            if any(not c.startswith("built/") for c in cells.values())
+            and not (soft and pk.is_rolling(n))]
+    assert (matrix_run.returncode == 0) == (not hard), (
+        hard, matrix_run.stdout, matrix_run.stderr)
+
+
+@pytest.mark.parametrize("name", pk.matrix_names())
+def test_matrix_kernel_builds_every_driver(matrix_run, name):
+    with pk.rolling_tolerance(name):
+        _, rows = table_rows(matrix_run.stdout)
+        release, cells = rows[name]
+        for m, cell in cells.items():
+            assert cell.startswith("built/"), (name, m, cell, matrix_run.stdout)
+
+
+@pytest.mark.parametrize("name", pk.matrix_names())
+def test_matrix_marks_what_dkms_builds(matrix_run, name):
+    """built/dkms exactly where the kernel's own config lacks the driver."""
+    with pk.rolling_tolerance(name):
+        _, rows = table_rows(matrix_run.stdout)
+        k = pk.kernel(name)
+        release, cells = rows[name]
+        assert release == k.kver
+        for m, cell in cells.items():
+            assert cell == ("built/also" if k.ships(m) else "built/dkms"), (m, cell)
+
+
+def elf_class(path):
+    with open(path, "rb") as f:
+        head = f.read(5)
+    assert head[:4] == b"\x7fELF", path
+    return {1: 32, 2: 64}[head[4]]
+
+
+def modinfo(path, field):
+    return pk.run(["modinfo", "-F", field, path], check=True).stdout.strip()
+
+
+@pytest.mark.parametrize("name", pk.matrix_names())
+def test_modules_are_for_their_kernel(matrix_run, name):
+    """The .ko files carry the kernel's vermagic, the upstream module name
+    and the word size of the kernel (686-pae: 32 bits)."""
+    if not shutil.which("modinfo"):
+        pk.bash("need_host_packages kmod")
+    with pk.rolling_tolerance(name):
+        k = pk.kernel(name)
+        outdir = os.path.join(CACHE, "modules", k.kver)
+        for d in pk.drivers():
+            ko = os.path.join(outdir, d["module"] + ".ko")
+            assert os.path.isfile(ko), ko
+            assert modinfo(ko, "vermagic").split()[0] == k.kver
+            assert modinfo(ko, "name") == d["module"]
+            assert modinfo(ko, "license").startswith("GPL")
+            assert elf_class(ko) == (32 if k.arch == "i386" else 64)
+
+
+def scratch_tree(tmp_path, extra_driver=None):
+    """A copy of the repository (without .git) to try broken changes in."""
+    top = tmp_path / "tree"
+    shutil.copytree(pk.TOP, top, ignore=shutil.ignore_patterns(".git"))
+    if extra_driver:
+        name, source = extra_driver
+        (top / "src" / "cards" / (name + ".c")).write_text(source)
+        with open(top / "src" / "drivers.list", "a") as f:
+            f.write("%s cards CONFIG_PCL_SCRATCH_%s %s.o\n"
+                    % (name, name.upper(), name))
+    return top
+
+
+WARNING_DRIVER = """// SPDX-License-Identifier: GPL-2.0-only
+#include <linux/module.h>
+
+static int pcl_scratch_init(void)
+{
+	int unused;
+
+	return 0;
+}
+module_init(pcl_scratch_init);
+MODULE_DESCRIPTION("scratch driver with a W=1 warning");
+MODULE_LICENSE("GPL");
+"""
+
+
+def test_warning_in_our_file_fails_the_build(tmp_path):
+    top = scratch_tree(tmp_path, ("pclwarn", WARNING_DRIVER))
+    proc = pk.run([str(top / "scripts" / "modules.sh"), "bookworm-6.1"],
+                  env=dict(os.environ, PCL_ALL_DRIVERS="1"))
+    assert proc.returncode != 0, proc.stdout + proc.stderr
+    assert re.search(r"warnings in our files.*\n.*cards/pclwarn\.c:\d+:\d+: "
+                     r"warning: unused variable", proc.stderr), proc.stderr
+
+
+def test_kernel_header_warnings_do_not_gate():
+    """A warning printed for a kernel header (no macro of ours involved)
+    is counted as the kernel's, one in our file as ours."""
+    log = ("/usr/src/linux-headers-x/include/linux/a.h:3:1: warning: w1 [-Wx]\n"
+           "bridges/i82092aa.c:9:2: warning: w2 [-Wy]\n")
+    proc = pk.bash('f=$(mktemp); printf "%%s" "%s" >"$f"; '
+                   'warnings_classify "$f" /nonexistent; rm -f "$f"' % log)
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("kernel - /usr/src/"), lines
+    assert lines[1].startswith("ours i82092 bridges/i82092aa.c"), lines
+
+
+def broken_matrix(tmp_path, flags):
+    m = tmp_path / "kernels.matrix"
+    m.write_text("gone bookworm amd64 %s linux-headers-0\\.0\\.0-none-amd64\n"
+                 % flags)
+    return str(m)
+
+
+@pytest.mark.parametrize("flags,soft,ok", [
+    ("rolling", "1", True),    # .ci/run: loud, not fatal
+    ("rolling", "", False),    # make matrix: a failure
+    ("-", "1", False),         # stable kernels always fail hard
+])
+def test_rolling_failures(tmp_path, flags, soft, ok):
+    env = dict(os.environ, PCL_MATRIX=broken_matrix(tmp_path, flags),
+               PCL_ROLLING_SOFT=soft)
+    proc = pk.run([os.path.join(pk.SCRIPTS, "matrix.sh")], env=env)
+    assert (proc.returncode == 0) == ok, proc.stdout + proc.stderr
+    assert re.search(r"^gone\s+\(no headers\)", proc.stdout, re.M), proc.stdout
+    if ok:
+        assert "WARNING: a rolling kernel failed" in proc.stderr
+
+
+@pytest.mark.parametrize("name", ["bookworm-6.1", "trixie-bpo"])
+def test_make_modules_builds_what_dkms_would(name):
+    """Without PCL_ALL_DRIVERS, make modules builds only the drivers the
+    kernel lacks; for a kernel that ships them all, nothing."""
+    with pk.rolling_tolerance(name):
+        k = pk.kernel(name)
+        env = dict(os.environ)
+        env.pop("PCL_ALL_DRIVERS", None)
+        proc = pk.run([os.path.join(pk.SCRIPTS, "modules.sh"), k.kver], env=env)
+        assert proc.returncode == 0, proc.stderr
+        outdir = proc.stdout.strip().splitlines()[-1]
+        built = sorted(f[:-3] for f in os.listdir(outdir))
+        want = sorted(d["module"] for d in pk.drivers() if not k.ships(d["module"]))
+        assert built == want, (name, built, want)
+
+
+def test_unknown_kernel_is_explained():
+    proc = pk.run([os.path.join(pk.SCRIPTS, "modules.sh"), "0.0.0-nowhere"])
+    assert proc.returncode != 0
+    assert "no headers for kernel 0.0.0-nowhere" in proc.stderr
+    for name in pk.matrix_names():
+        assert name in proc.stderr
+
+
+def test_src_stays_clean(matrix_run):
+    """Builds happen in the cache: nothing generated appears in src/."""
+    out = subprocess.run(["git", "status", "--porcelain", "--ignored", "src"],
+                         cwd=pk.TOP, text=True, capture_output=True).stdout
+    generated = [l for l in out.splitlines()
+                 if l.startswith("!!") or re.search(r"\.(o|ko|mod|cmd)$", l)]
+    assert not generated, out
+
+
+@pytest.mark.parametrize("name,soft,outcome", [
+    ("sid", "1", "xfail"), ("sid", "", "fail"), ("bookworm-6.1", "1", "fail")])
+def test_rolling_tolerance_in_tests(monkeypatch, name, soft, outcome):
+    """The tests' own rolling rule: only a rolling kernel under
+    PCL_ROLLING_SOFT=1 turns a failure into an xfail."""
+    assert pk.is_rolling("sid") and not pk.is_rolling("bookworm-6.1")
+    monkeypatch.setenv("PCL_ROLLING_SOFT", soft)
+    expect = pytest.xfail.Exception if outcome == "xfail" else AssertionError
+    with pytest.raises(expect):
+        with pk.rolling_tolerance(name):
+            raise AssertionError("broken")
