@@ -19,8 +19,9 @@ second, and runs commands in the guest with their output and exit status.
         g.assert_clean_kernel_log()
 
 Every guest keeps its transcripts in $PCL_CACHE/logs/<name>/: console.log
-(the shell), kernel.log (the kernel console), qemu.log (QEMU's stderr),
-qmp.log and, after the guest stops, dmesg.txt.
+(the shell), commands.log (what the helper ran, numbered like the markers
+in console.log), kernel.log (the kernel console), qemu.log (QEMU's
+stderr), qmp.log, cmdline.txt and, after the guest stops, dmesg.txt.
 """
 
 import base64
@@ -527,6 +528,7 @@ class Guest:
         argv = self._prepare()
         self._console = open(os.path.join(self.logdir, "console.log"), "wb")
         self._qemu_log = open(os.path.join(self.logdir, "qemu.log"), "wb")
+        self._commands = open(os.path.join(self.logdir, "commands.log"), "w")
         progress("booting %s (kernel %s, %s); logs: %s"
                  % (self.name, self.kernel.release, self.accel, self.logdir))
         t0 = time.monotonic()
@@ -595,6 +597,7 @@ class Guest:
         self._reader.join(5)
         self._console.close()
         self._qemu_log.close()
+        self._commands.close()
         if self.proc.returncode not in (0, None):
             progress("%s: QEMU exited with %s; see %s/qemu.log"
                      % (self.name, self.proc.returncode, self.logdir))
@@ -643,6 +646,8 @@ class Guest:
             raise ValueError("command too long for the console (%d bytes)" % len(line))
         with self._cond:
             start = len(self._out)
+        self._commands.write("[%d] %s\n" % (n, command))
+        self._commands.flush()
         self.proc.stdin.write(line.encode())
         self.proc.stdin.flush()
         what = "command %r" % (command if len(command) < 60 else command[:57] + "...")
