@@ -128,6 +128,7 @@ main()
 		echo "$dir"
 		return 0
 	fi
+	need_host_packages kmod xz-utils || die "cannot install kmod and xz-utils"
 	suite=$(release_suite "$rel")
 	debs=$PCL_CACHE/guest/debs/$rel
 	log "kernel $rel: fetching $(release_packages "$rel") from $suite"
