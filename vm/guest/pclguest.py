@@ -454,11 +454,13 @@ class Guest:
     files       {guest path: host path or bytes}
     qemu_args   more QEMU arguments (-device, -blockdev, ...)
     append      more kernel command line
+    autoload    whether a new card function loads the driver its modalias
+                names, as udev would (only modules in the initramfs load)
     """
 
     def __init__(self, name, kernel="6.1", modules=(), load=(), extra_ko=(),
                  files=None, qemu_args=(), append="", memory=512, smp=1,
-                 boot_timeout=BOOT_TIMEOUT):
+                 autoload=True, boot_timeout=BOOT_TIMEOUT):
         self.name = name
         self.kernel_name = kernel
         self.modules = list(modules) + [m for m in load if m not in modules]
@@ -466,7 +468,7 @@ class Guest:
         self.extra_ko = list(extra_ko)
         self.files = dict(files or {})
         self.qemu_args = list(qemu_args)
-        self.append = append
+        self.append = append if autoload else (append + " pcl.noautoload").strip()
         self.memory = memory
         self.smp = smp
         self.boot_timeout = boot_timeout
