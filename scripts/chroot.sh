@@ -131,20 +131,23 @@ _chroot_create()
 	mv "$tmp" "$root"
 }
 
-# Refresh the chroot's package lists (and upgrade it), at most every
-# PCL_CHROOT_REFRESH_MIN minutes; only called when a package is missing.
+# Before installing what is missing (a kernel's headers changed): refresh
+# the chroot's package lists, and upgrade it unless that happened in the
+# last PCL_CHROOT_UPGRADE_MIN minutes (the compiler should match the
+# suite's current kernel).
 _chroot_refresh()
 {
 	local suite=$1 arch=$2 root
 	root=$(chroot_dir "$suite" "$arch")
-	if [ -e "$root/.pcl-updated" ] &&
-		[ -z "$(find "$root/.pcl-updated" -mmin +"${PCL_CHROOT_REFRESH_MIN:-60}")" ]; then
-		return 0
-	fi
-	log "chroot $suite/$arch: apt-get update && upgrade"
 	_chroot_write_apt_config "$root" "$suite"
+	log "chroot $suite/$arch: apt-get update"
 	run_logged "$PCL_LOGS/chroot-$suite-$arch-update.log" "apt-get update in $suite/$arch" \
 		chroot_run "$root" apt-get update || return 1
+	if [ -e "$root/.pcl-updated" ] &&
+		[ -z "$(find "$root/.pcl-updated" -mmin +"${PCL_CHROOT_UPGRADE_MIN:-60}")" ]; then
+		return 0
+	fi
+	log "chroot $suite/$arch: apt-get upgrade"
 	run_logged "$PCL_LOGS/chroot-$suite-$arch-upgrade.log" "apt-get upgrade in $suite/$arch" \
 		chroot_run "$root" apt-get -y -q upgrade || return 1
 	date +%s >"$root/.pcl-updated"

@@ -24,14 +24,24 @@ matrix_line()
 }
 
 # headers_resolve SUITE REGEX: the newest installable package matching.
+# Remembered until the suite's package lists are next refreshed.
 headers_resolve()
 {
-	local suite=$1 regex=$2 pkg
+	local suite=$1 regex=$2 pkg dir memo
+	dir=$(_suite_apt_dir "$suite")
+	memo=$dir/resolved/$(printf '%s' "$regex" | md5sum | cut -c1-16)
+	if [ -s "$memo" ] && [ "$memo" -nt "$dir/state/updated" ] &&
+		[ -z "$(find "$dir/state/updated" -mmin +360)" ]; then
+		cat "$memo"
+		return 0
+	fi
 	for pkg in $(suite_apt "$suite" apt-cache pkgnames linux-headers- |
 		grep -E "^($regex)\$" | sort -rV); do
 		# pkgnames also lists names that have no candidate any more.
 		if suite_apt "$suite" apt-cache policy "$pkg" |
 			grep -q '^  Candidate: [^(]'; then
+			mkdir -p "$dir/resolved"
+			echo "$pkg" >"$memo"
 			echo "$pkg"
 			return 0
 		fi
@@ -90,18 +100,18 @@ kernel_locate()
 		chroot_ensure "${d%-*}" "${d##*-}" $PCL_CHROOT_BASE
 		return
 	done
+	local known=""
 	while read -r name suite arch flags regex; do
 		pkg=$(headers_resolve "$suite" "$regex") || continue
 		if [ "$pkg" = "linux-headers-$kver" ]; then
 			kernel_prepare "$name"
 			return
 		fi
+		known+=$(printf '         %-20s %s' "$name" "${pkg#linux-headers-}")$'\n'
 	done < <(matrix_lines)
 	printf 'error: no headers for kernel %s: not on this host, in no chroot, and no\n' "$kver" >&2
-	printf '       line of %s resolves to it.  Kernels of the matrix today:\n' "$PCL_MATRIX" >&2
-	while read -r name suite arch flags regex; do
-		printf '         %-20s %s\n' "$name" "$(headers_resolve "$suite" "$regex" | sed 's/^linux-headers-//')" >&2
-	done < <(matrix_lines)
+	printf '       line of %s resolves to it.  Kernels of the matrix today:\n%s' \
+		"$PCL_MATRIX" "$known" >&2
 	return 1
 }
 

@@ -41,6 +41,7 @@ kernel_scripts()
 		[ -f "$lint_dir/scripts/checkpatch.pl" ]; then
 		return 0
 	fi
+	need_host_packages xz-utils || exit 1
 	log "lint: fetching checkpatch and Coccinelle scripts from linux-source-6.1 $ver"
 	run_logged "$PCL_LOGS/lint-download.log" "download linux-source-6.1" \
 		suite_download bookworm "$PCL_CACHE/downloads" "linux-source-6.1=$ver" || exit 1

@@ -10,6 +10,7 @@ import contextlib
 import functools
 import os
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -132,3 +133,17 @@ def kernel(name):
     out = bash('kernel_prepare "%s" >&2; echo "$KVER $KROOT $KSUITE $KARCH"'
                % name).stdout.split()
     return Kernel(name, *out)
+
+
+def scratch_tree(tmp_path, extra_driver=None):
+    """A copy of the repository (without .git) to try broken changes in,
+    optionally with one more driver: (name, C source) in src/cards/."""
+    top = tmp_path / "tree"
+    shutil.copytree(TOP, top, ignore=shutil.ignore_patterns(".git"))
+    if extra_driver:
+        name, source = extra_driver
+        (top / "src" / "cards" / (name + ".c")).write_text(source)
+        with open(top / "src" / "drivers.list", "a") as f:
+            f.write("%s cards CONFIG_PCL_SCRATCH_%s %s.o\n"
+                    % (name, name.upper(), name))
+    return top

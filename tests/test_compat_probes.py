@@ -12,7 +12,6 @@ import re
 import pytest
 
 import pclkernels as pk
-from test_matrix import scratch_tree
 
 # probe name: (first version that declares it, first version that does not)
 FACTS = {
@@ -152,7 +151,7 @@ MODULE_LICENSE("GPL");
 
 @pytest.fixture(scope="module")
 def compat_tree(tmp_path_factory):
-    return scratch_tree(tmp_path_factory.mktemp("compat"),
+    return pk.scratch_tree(tmp_path_factory.mktemp("compat"),
                         ("pclcompat", COMPAT_USER))
 
 

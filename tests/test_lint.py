@@ -8,7 +8,6 @@ import re
 import pytest
 
 import pclkernels as pk
-from test_matrix import scratch_tree
 
 def lint(tool, top=pk.TOP, **env):
     return pk.run([os.path.join(str(top), "scripts", "lint.sh"), tool],
@@ -70,7 +69,7 @@ PLANTS = {
 
 @pytest.fixture(scope="module")
 def planted_tree(tmp_path_factory):
-    return scratch_tree(tmp_path_factory.mktemp("lint"), ("pcllint", PLANTED))
+    return pk.scratch_tree(tmp_path_factory.mktemp("lint"), ("pcllint", PLANTED))
 
 
 @pytest.mark.parametrize("tool", sorted(PLANTS))

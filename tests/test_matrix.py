@@ -119,19 +119,6 @@ def test_modules_are_for_their_kernel(matrix_run, name):
             assert elf_class(ko) == (32 if k.arch == "i386" else 64)
 
 
-def scratch_tree(tmp_path, extra_driver=None):
-    """A copy of the repository (without .git) to try broken changes in."""
-    top = tmp_path / "tree"
-    shutil.copytree(pk.TOP, top, ignore=shutil.ignore_patterns(".git"))
-    if extra_driver:
-        name, source = extra_driver
-        (top / "src" / "cards" / (name + ".c")).write_text(source)
-        with open(top / "src" / "drivers.list", "a") as f:
-            f.write("%s cards CONFIG_PCL_SCRATCH_%s %s.o\n"
-                    % (name, name.upper(), name))
-    return top
-
-
 WARNING_DRIVER = """// SPDX-License-Identifier: GPL-2.0-only
 #include <linux/module.h>
 
@@ -148,7 +135,7 @@ MODULE_LICENSE("GPL");
 
 
 def test_warning_in_our_file_fails_the_build(tmp_path):
-    top = scratch_tree(tmp_path, ("pclwarn", WARNING_DRIVER))
+    top = pk.scratch_tree(tmp_path, ("pclwarn", WARNING_DRIVER))
     proc = pk.run([str(top / "scripts" / "modules.sh"), "bookworm-6.1"],
                   env=dict(os.environ, PCL_ALL_DRIVERS="1"))
     assert proc.returncode != 0, proc.stdout + proc.stderr
