@@ -122,23 +122,21 @@ class Kernel:
         provide an alias a soft dependency names."""
         if self._deps is None:
             self._load_deps()
-        todo = [modname(n) for n in names]
+        wanted = {modname(n) for n in names}
+        todo = list(names)
         seen, paths = set(), []
         while todo:
-            name = todo.pop()
+            word = todo.pop()       # a module name or an alias
+            name = modname(word)
             if name in seen:
                 continue
             seen.add(name)
             if name not in self._deps:
-                if name in self._aliases:
-                    todo.extend(self._aliases[name])
-                    continue
-                if self.builtin(name):
-                    continue
-                if name in [modname(n) for n in names]:
-                    raise GuestError("kernel %s has no module %s"
-                                     % (self.release, name))
-                continue        # an optional soft dependency
+                if word in self._aliases:
+                    todo.extend(self._aliases[word])
+                elif name in wanted and not self.builtin(name):
+                    raise GuestError("kernel %s has no module %s" % (self.release, word))
+                continue        # built in, or an optional soft dependency
             path, deps = self._deps[name]
             paths.append(path)
             todo.extend(deps)
