@@ -190,6 +190,26 @@ static void set_seed(Object *obj, Visitor *v, const char *name,
     visit_type_uint64(v, name, &PCL_SMARTCARD_READER(obj)->card.seed, errp);
 }
 
+static void get_card_etu(Object *obj, Visitor *v, const char *name,
+                         void *opaque, Error **errp)
+{
+    ISO7816Card *card = &PCL_SMARTCARD_READER(obj)->card;
+    uint32_t etu = card->state == ISO7816_INACTIVE ? 0 :
+                   iso7816_card_etu(card);
+
+    visit_type_uint32(v, name, &etu, errp);
+}
+
+static char *get_card_protocol(Object *obj, Error **errp)
+{
+    ISO7816Card *card = &PCL_SMARTCARD_READER(obj)->card;
+
+    if (card->state == ISO7816_INACTIVE) {
+        return g_strdup("inactive");
+    }
+    return g_strdup_printf("T=%d", card->proto);
+}
+
 static void reader_instance_init(Object *obj)
 {
     SmartcardReaderState *s = PCL_SMARTCARD_READER(obj);
@@ -279,6 +299,14 @@ static void reader_class_init(ObjectClass *oc, void *data)
                               set_seed, NULL, NULL);
     object_class_property_set_description(oc, "challenge-seed",
         "seed of GET CHALLENGE's PRNG, used from the next activation");
+    object_class_property_add(oc, "card-etu", "uint32", get_card_etu,
+                              NULL, NULL, NULL);
+    object_class_property_set_description(oc, "card-etu",
+        "card clocks per ETU the smart card runs at (0: not active)");
+    object_class_property_add_str(oc, "card-protocol", get_card_protocol,
+                                  NULL);
+    object_class_property_set_description(oc, "card-protocol",
+        "protocol the smart card runs (T=0, T=1) or inactive");
 }
 
 static const TypeInfo reader_info = {

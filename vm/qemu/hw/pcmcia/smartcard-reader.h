@@ -28,6 +28,9 @@
  *                   so far, in ns (counted in both timing modes), for
  *                   benchmarks to compare with their wall-clock time.
  *   wire-chars      uint64, read-only: characters exchanged with the card.
+ *   card-etu        uint32, read-only: card clocks per ETU the smart card
+ *                   runs at now (372 until a PPS; 0 when not active).
+ *   card-protocol   string, read-only: "T=0", "T=1" or "inactive".
  */
 
 #ifndef HW_PCMCIA_SMARTCARD_READER_H
