@@ -4,10 +4,17 @@ smart card with the drivers written for the real hardware: Debian 6.1's
 cm4000_cs and cm4040_cs, behind the emulated 82092 bridge.
 
 One guest boot holds both readers (cm4000 in socket A, cm4040 in socket B)
-with wire timing on; the scenarios there run in order and each sets the
+in zero-delay mode; the scenarios there run in order and each sets the
 ATR and card state it needs: device nodes, ATR read-back, APDUs in T=0
 and T=1 (and both conventions, PPS), smart card removal and insertion,
-wire timing.  Ejecting the PC Card while a process holds the device open
+the modelled wire time at two baud rates, and real delays on the cm4000.
+
+Why zero delay, and delays on the cm4000 only: cm4040_cs reads a byte
+from an empty FIFO when a reply takes longer than its 1000-poll spin and
+its 10 ms poll timer left BS_READABLE set from the previous reply, so
+with wire timing (e.g. T=1 at 9600 bps) its exchanges fail now and then.
+That is an upstream race, not a property of the model, and no test can
+pin it down deterministically.  Ejecting the PC Card while a process holds the device open
 runs in a boot of its own per driver: upstream gets it wrong (its remove
 waits for the last close: CVE-2022-44032/44033), so there it is a strict
 expected failure.  The guest side is tests/tools/sctool (see its README).
@@ -117,11 +124,12 @@ def build_tools():
     return os.path.join(out.stdout.decode().strip().splitlines()[-1], "sctool")
 
 
-def boot(name, readers, append=""):
+def boot(name, readers, append="", wire_timing=False):
     qemu_args = ["-device", "i82092,id=%s" % BRIDGE]
     for model in readers:
         qid, sock, _, _ = READERS[model]
-        qemu_args += ["-device", "%s,bus=%s.%d,id=%s" % (model, BRIDGE, sock, qid)]
+        qemu_args += ["-device", "%s,bus=%s.%d,id=%s,wire-timing=%s"
+                      % (model, BRIDGE, sock, qid, "on" if wire_timing else "off")]
     drivers = [READERS[m][3] for m in readers]
     return Guest(name, kernel=KERNEL, modules=drivers + ["i82092"],
                  load=drivers + ["i82092"], append=append,
@@ -198,7 +206,7 @@ def echo_wire_seconds(count, size):
 # ------------------------------------------------------------- functional
 
 class TestUpstreamReaders:
-    """Both readers in one boot, wire timing on."""
+    """Both readers in one boot, zero-delay mode."""
 
     def test_device_nodes(self, rig):
         for model, (_, _, node, driver) in READERS.items():
@@ -274,29 +282,49 @@ class TestUpstreamReaders:
         out, rc = rig.sctool(model, "DEV apdu 0084000008")
         assert rc == 0 and lines(out, "R") == [h(challenge(3, 8) + OK)], out
 
-    @pytest.mark.parametrize("model", sorted(READERS))
-    def test_wire_timing(self, rig, model):
-        """With wire timing, no exchange beats the wire; without it the same
-        APDUs only take the driver's time.  Both are printed for the record."""
-        count, size = 4, 64
-        rig.card(model, ATRS["dual"])
+    def bench(self, rig, model, opts, count, size):
+        """Run the ECHO bench; (guest seconds, modelled wire ns)."""
         before = rig.prop(model, "wire-ns")
-        out, rc = rig.sctool(model, "-p 0 DEV bench %d %d" % (count, size), 60)
+        out, rc = rig.sctool(model, "%s DEV bench %d %d" % (opts, count, size), 60)
         assert rc == 0, out
-        timed = float(re.search(r"seconds=([0-9.]+)", out).group(1))
+        return (float(re.search(r"seconds=([0-9.]+)", out).group(1)),
+                rig.prop(model, "wire-ns") - before)
+
+    @pytest.mark.parametrize("model", sorted(READERS))
+    @pytest.mark.parametrize("opts,etu", [("-p 0", 372), ("-P -p 0", 93)],
+                             ids=["9600bps", "38400bps"])
+    def test_wire_time_model(self, rig, model, opts, etu):
+        """Each T=0 ECHO costs its characters' time at the ETU in use: the
+        wire-ns of 5 echoes minus that of 1 (same session cost) is 4
+        echoes' worth.  Within 1 %: the reader sends at the divisor its
+        driver programs (Linux 6.1: 371 clocks for 372), the card answers
+        at its own ETU."""
+        size = 64
+        rig.card(model, ATRS["dual"])
+        _, one = self.bench(rig, model, opts, 1, size)
+        _, five = self.bench(rig, model, opts, 5, size)
+        assert rig.prop(model, "card-etu") == etu
+        want = echo_wire_seconds(4, size) * etu / 372 * 1e9
+        assert abs((five - one) - want) < want / 100, \
+            "4 echoes cost %d ns on the wire, expected %d" % (five - one, want)
+
+    def test_wire_delay(self, rig):
+        """With wire timing on, no exchange beats the wire (cm4000 only, see
+        the module's docstring).  Both timings are printed for the record."""
+        model, count, size = "cm4000", 4, 64
+        rig.card(model, ATRS["dual"])
+        fast, _ = self.bench(rig, model, "-p 0", count, size)
+        rig.prop(model, "wire-timing", True)
+        try:
+            timed, _ = self.bench(rig, model, "-p 0", count, size)
+        finally:
+            rig.prop(model, "wire-timing", False)
         wire = echo_wire_seconds(count, size)
-        assert rig.prop(model, "wire-ns") - before >= wire * 1e9
         assert timed >= wire * 0.99, "%d echoes took %.3f s, the wire needs %.3f s" % (
             count, timed, wire)
-        rig.prop(model, "wire-timing", False)
-        try:
-            out, rc = rig.sctool(model, "-p 0 DEV bench %d %d" % (count, size), 60)
-            assert rc == 0, out
-        finally:
-            rig.prop(model, "wire-timing", True)
-        fast = float(re.search(r"seconds=([0-9.]+)", out).group(1))
-        print("%s: %d T=0 echoes of %d bytes: %.3f s with wire timing (wire %.3f s), "
-              "%.3f s without" % (model, count, size, timed, wire, fast))
+        print("%s: %d T=0 echoes of %d bytes at 9600 bps: %.3f s with wire timing "
+              "(the wire alone: %.3f s), %.3f s without" % (model, count, size, timed,
+                                                            wire, fast))
 
     def test_kernel_log_clean(self, rig):
         problems = rig.g.kernel_log_problems()
