@@ -64,11 +64,6 @@ void pcl_exca_setup(struct pcl_exca *exca, const struct pcl_exca_bus *bus,
 	exca->socket.map_size = SZ_4K;
 }
 
-bool pcl_exca_card_present(struct pcl_exca *exca)
-{
-	return (pcl_exca_read(exca, EXCA_STATUS) & EXCA_ST_CD) == EXCA_ST_CD;
-}
-
 /* Close every window and forget its addresses. */
 int pcl_exca_init(struct pcl_exca *exca)
 {

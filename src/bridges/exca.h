@@ -143,14 +143,16 @@ static inline struct pcl_exca *pcl_exca_of(struct pcmcia_socket *socket)
 	return container_of(socket, struct pcl_exca, socket);
 }
 
-/* pccard_operations built from the functions below */
+/*
+ * pccard_operations built from the functions below; pcl_exca_setup() puts
+ * them in the socket.  A front end with quirks wraps them in its own.
+ */
 extern struct pccard_operations pcl_exca_pccard_ops;
 
 void pcl_exca_setup(struct pcl_exca *exca, const struct pcl_exca_bus *bus,
 		    unsigned int caps);
 u8 pcl_exca_read(struct pcl_exca *exca, unsigned int reg);
 void pcl_exca_write(struct pcl_exca *exca, unsigned int reg, u8 val);
-bool pcl_exca_card_present(struct pcl_exca *exca);
 
 int pcl_exca_init(struct pcl_exca *exca);
 int pcl_exca_get_status(struct pcl_exca *exca, unsigned int *value);
