@@ -1,0 +1,281 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Our i82092 (src/bridges/) on the emulated Intel 82092AA, with Debian's
+pata_pcmcia and a CompactFlash card, on three guest kernels: bookworm's
+6.1 and 6.12 (which ship upstream's i82092: it is left out of the guest,
+ours is inserted by path) and trixie-backports' 7.x, which has none.
+
+One guest boot per kernel; the scenarios run in order and each puts the
+slots in the state it needs.  Every card is backed by a host image of
+deterministic random bytes whose sha256 the guest must read back.
+
+Stress counts: PCL_STRESS=soak (make soak) runs the issue's full counts
+(200 ejects, 100 reloads), otherwise CI's (20 each);
+PCL_I82092_EJECTS and PCL_I82092_RELOADS override them.
+"""
+
+import os
+import time
+
+import pytest
+
+import pclkernels as pk
+from pclguest import Guest, make_image
+
+# (guest kernel, kernels.matrix line whose headers build the module)
+KERNELS = [("6.1", "bookworm-6.1"), ("6.12", "bookworm-6.12"),
+           ("7.3", "trixie-bpo")]
+MODULE = "i82092"
+# Card and disk drivers first, so that they are there when a card appears
+# (pcl-insmod brings the PC Card core modules that ours needs).
+PRELOAD = ["sd_mod", "pata_pcmcia"]
+IMAGE_SIZE = 4 << 20
+BRIDGE = "pcc"                  # -device i82092,id=pcc: slots pcc.0, pcc.1
+DISK_TIMEOUT = 60               # insertion -> block device
+# A surprise eject leaves sd and libata timing out commands to the vanished
+# drive for about 78 s (see test_upstream_bridge.py), upstream's bridge
+# driver or ours alike: sd stops the disk on removal.  quiet_disk() turns
+# that off (about 5 s per eject then); commands in flight still cost
+# libata's IDENTIFY retries, 5 + 10 + 30 s.
+REMOVE_TIMEOUT = 180
+SOAK = os.environ.get("PCL_STRESS") == "soak"
+EJECT_CYCLES = int(os.environ.get("PCL_I82092_EJECTS", 200 if SOAK else 20))
+RELOAD_CYCLES = int(os.environ.get("PCL_I82092_RELOADS", 100 if SOAK else 20))
+# Under TCG on a busy host, 7.x calibrates the TSC against the PIT and can
+# get it wrong by a factor of 40; guest sleeps then end far too early.
+APPEND = "tsc=unstable"
+
+
+def build_module(matrix_name):
+    """Our module for that kernel, built like `make modules` does."""
+    proc = pk.run([os.path.join(pk.SCRIPTS, "modules.sh"), matrix_name],
+                  env=dict(os.environ, PCL_ALL_DRIVERS="1"))
+    assert proc.returncode == 0, "make modules KVER=%s failed:\n%s" % (
+        matrix_name, proc.stderr[-3000:])
+    ko = os.path.join(proc.stdout.strip().splitlines()[-1], MODULE + ".ko")
+    assert os.path.isfile(ko), "no %s after make modules KVER=%s" % (ko, matrix_name)
+    return ko
+
+
+def vermagic_release(ko):
+    out = pk.run(["modinfo", "-F", "vermagic", ko], check=True).stdout
+    return out.split()[0]
+
+
+class Rig:
+    """The guest, its two slots and what is in them."""
+
+    def __init__(self, guest, images, ko_release):
+        self.g = guest
+        self.images = images            # slot -> (node name, sha256)
+        self.inserted = {0: True, 1: False}
+        self.ko_release = ko_release
+
+    @staticmethod
+    def card_id(slot):
+        return "cf%d" % slot
+
+    def load(self):
+        self.g.check("pcl-insmod %s && pcl-socket-startup" % MODULE)
+
+    def insert(self, slot):
+        node, _ = self.images[slot]
+        self.g.device_add("pcmcia-cf", id=self.card_id(slot),
+                          bus="%s.%d" % (BRIDGE, slot), drive=node)
+        self.inserted[slot] = True
+
+    def eject(self, slot, wait=True):
+        self.g.device_del(self.card_id(slot))
+        self.inserted[slot] = False
+        if wait:
+            self.wait_removed(slot)
+
+    def function_dev(self, slot):
+        return "/sys/class/pcmcia_socket/pcmcia_socket%d/device/%d.0" % (slot, slot)
+
+    def wait_removed(self, slot):
+        assert self.g.wait_for("[ ! -e %s ]" % self.function_dev(slot),
+                               REMOVE_TIMEOUT), \
+            "the card of socket %d is still being removed %d s after eject" % (
+                slot, REMOVE_TIMEOUT)
+
+    def ensure(self, slot, present):
+        if self.inserted[slot] != present:
+            (self.insert if present else self.eject)(slot)
+
+    def disk_cond(self, slot):
+        return ("for d in /sys/block/sd*; do readlink -f $d; done 2>/dev/null | "
+                "grep -q '/%d\\.0/'" % slot)
+
+    def disk(self, slot):
+        out = self.g.check("for d in /sys/block/sd*; do [ -e \"$d\" ] && "
+                           "echo \"${d##*/} $(readlink -f \"$d\")\"; done; true")
+        for line in out.splitlines():
+            name, path = line.split()
+            if "/%d.0/" % slot in path:
+                return name
+        return None
+
+    def wait_disk(self, slot):
+        assert self.g.wait_for(self.disk_cond(slot), DISK_TIMEOUT), \
+            "no disk for the card in socket %d after %d s:\n%s" % (
+                slot, DISK_TIMEOUT, self.g.run("ls -l /sys/block; "
+                                               "ls /sys/bus/pcmcia/devices")[0])
+        return self.disk(slot)
+
+    def quiet_disk(self, slot, timeout=None):
+        """No STOP UNIT to this card's disk when it goes away (and, with
+        timeout, fail its commands after that many seconds)."""
+        disk = self.wait_disk(slot)
+        self.g.check("for f in /sys/block/%s/device/scsi_disk/*/manage_*start_stop; do "
+                     "[ ! -w $f ] || echo 0 > $f; done" % disk)
+        if timeout:
+            self.g.check("echo %d > /sys/block/%s/device/timeout" % (timeout, disk))
+        return disk
+
+    def checksum(self, disk):
+        return self.g.check("sha256sum /dev/%s" % disk, timeout=300).split()[0]
+
+    def assert_reads_back(self, slot):
+        disk = self.wait_disk(slot)
+        assert self.checksum(disk) == self.images[slot][1], \
+            "socket %d (/dev/%s) read back wrong data" % (slot, disk)
+
+    def suspend_exits(self):
+        return int(self.g.check("dmesg | grep -c 'PM: suspend exit' || true"))
+
+
+@pytest.fixture(scope="module", params=KERNELS, ids=[k for k, _ in KERNELS])
+def rig(request, tmp_path_factory):
+    kernel, matrix_name = request.param
+    with pk.rolling_tolerance(matrix_name):
+        ko = build_module(matrix_name)
+        tmp = tmp_path_factory.mktemp("cf-images-" + kernel)
+        images, args = {}, ["-device", "i82092,id=%s" % BRIDGE]
+        for slot in (0, 1):
+            path = tmp / ("card%d.img" % slot)
+            sha = make_image(str(path), IMAGE_SIZE, seed=0x82092 + slot)
+            node = "disk%d" % slot
+            images[slot] = (node, sha)
+            args += ["-blockdev", "driver=raw,node-name=%s,file.driver=file,"
+                     "file.filename=%s" % (node, path)]
+        args += ["-device", "pcmcia-cf,id=cf0,bus=%s.0,drive=disk0" % BRIDGE]
+        guest = Guest("i82092-" + kernel, kernel=kernel, modules=PRELOAD,
+                      load=PRELOAD, extra_ko=[ko], qemu_args=args, append=APPEND)
+        guest.start()
+    try:
+        yield Rig(guest, images, vermagic_release(ko))
+    finally:
+        guest.stop()
+
+
+def test_ours_drives_the_bridge(rig):
+    g = rig.g
+    assert g.check("uname -r").strip() == rig.ko_release, \
+        "the module was built for another kernel than the guest runs"
+    # upstream's module (where the kernel has one) is not in the guest
+    assert g.run("[ -d /sys/module/%s ]" % MODULE)[1] != 0
+    rig.load()
+    out = g.check("for d in /sys/bus/pci/devices/*; do "
+                  "[ \"$(cat $d/vendor $d/device)\" = \"$(printf '0x8086\\n0x1221')\" ] && "
+                  "basename $(readlink -f $d/driver/module); done; true")
+    assert out.split() == [MODULE]
+    assert "O" in g.check("cat /sys/module/%s/taint" % MODULE), \
+        "the bridge is not driven by our out-of-tree module"
+    assert g.check("ls /sys/class/pcmcia_socket").split() == \
+        ["pcmcia_socket0", "pcmcia_socket1"]
+    rig.assert_reads_back(0)
+    g.assert_clean_kernel_log()
+
+
+def test_hot_insert_and_surprise_eject(rig):
+    rig.ensure(1, False)
+    rig.insert(1)
+    rig.assert_reads_back(1)
+    rig.eject(1)
+    assert rig.disk(1) is None
+    rig.insert(1)
+    rig.assert_reads_back(1)
+    rig.g.assert_clean_kernel_log()
+
+
+def test_both_sockets_at_once(rig):
+    rig.ensure(0, True)
+    rig.ensure(1, True)
+    disks = {slot: rig.wait_disk(slot) for slot in (0, 1)}
+    assert disks[0] != disks[1]
+    for slot in (0, 1):
+        rig.assert_reads_back(slot)
+    rig.g.assert_clean_kernel_log()
+
+
+def test_socket_power_state_in_sysfs(rig):
+    rig.ensure(0, True)
+    rig.wait_disk(0)
+    state = "/sys/class/pcmcia_socket/pcmcia_socket0/card_pm_state"
+    rig.g.check("echo off > %s" % state)
+    assert rig.g.wait_for("[ \"$(cat %s)\" = off ]" % state, 30)
+    rig.g.check("echo on > %s" % state)
+    assert rig.g.wait_for("[ \"$(cat %s)\" = on ]" % state, 30)
+    rig.assert_reads_back(0)
+    rig.g.assert_clean_kernel_log()
+
+
+def test_suspend_to_ram_rtc_wakeup(rig):
+    # QEMU resets the bridge when it wakes from S3: our resume must bring
+    # back its interrupt routing before the core resumes the sockets.
+    rig.ensure(0, True)
+    rig.wait_disk(0)
+    before = rig.suspend_exits()
+    rig.g.check("echo deep > /sys/power/mem_sleep && "
+                "echo +5 > /sys/class/rtc/rtc0/wakealarm && "
+                "echo mem > /sys/power/state", timeout=180)
+    assert rig.suspend_exits() == before + 1
+    rig.assert_reads_back(0)
+    rig.g.assert_clean_kernel_log()
+
+
+def test_suspend_to_idle(rig):
+    # QEMU 7.2's RTC raises its ACPI wake event only for a guest in S3, so
+    # an RTC alarm cannot end suspend-to-idle; the keyboard can.
+    rig.ensure(0, True)
+    rig.wait_disk(0)
+    before = rig.suspend_exits()
+    rig.g.check("echo enabled > /sys/devices/platform/i8042/serio0/power/wakeup")
+    rig.g.check("(sleep 1; echo freeze > /sys/power/state) >/dev/null 2>&1 &")
+    time.sleep(10)
+    rig.g.qmp_cmd("send-key", keys=[{"type": "qcode", "data": "shift"}])
+    # the shell's serial port drops what arrives while the guest resumes
+    time.sleep(8)
+    assert rig.suspend_exits() == before + 1
+    rig.assert_reads_back(0)
+    rig.g.assert_clean_kernel_log()
+
+
+def test_eject_insert_cycles_during_reads(rig):
+    rig.ensure(1, True)
+    for n in range(EJECT_CYCLES):
+        disk = rig.quiet_disk(1, timeout=2)
+        rig.g.check("(while dd if=/dev/%s of=/dev/null bs=4k 2>/dev/null; "
+                    "do :; done) >/dev/null 2>&1 &" % disk)
+        time.sleep(0.5)
+        rig.eject(1)
+        assert rig.g.wait_for("! pidof dd", REMOVE_TIMEOUT), \
+            "cycle %d: readers of the ejected card never finished" % n
+        rig.insert(1)
+    rig.assert_reads_back(1)
+    rig.g.assert_clean_kernel_log()
+
+
+def test_unload_reload_with_cards_present(rig):
+    rig.ensure(0, True)
+    rig.ensure(1, True)
+    for n in range(RELOAD_CYCLES):
+        for slot in (0, 1):
+            rig.wait_disk(slot)
+        rig.g.check("rmmod %s" % MODULE)
+        assert rig.g.check("ls /sys/class/pcmcia_socket 2>/dev/null; true").split() == [], \
+            "cycle %d: sockets left after rmmod" % n
+        rig.load()
+    for slot in (0, 1):
+        rig.assert_reads_back(slot)
+    rig.g.assert_clean_kernel_log()
