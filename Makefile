@@ -17,7 +17,7 @@ KVER ?=
 # (for development and the tests; DKMS installs never set it).
 export PCL_ALL_DRIVERS
 
-.PHONY: all help modules matrix lint qemu check soak clean
+.PHONY: all help modules matrix lint qemu check soak deb rpm clean
 
 all: help
 
@@ -29,6 +29,7 @@ help:
 	@echo 'make matrix               build the drivers for every kernel in kernels.matrix'
 	@echo 'make lint                 checkpatch --strict, sparse and Coccinelle over src/'
 	@echo 'make qemu                 build QEMU with the emulated PC Card hardware'
+	@echo 'make deb / make rpm       build the DKMS packages into out/'
 
 modules:
 	@scripts/modules.sh $(KVER)
@@ -47,6 +48,9 @@ check:
 
 soak:
 	@PCL_STRESS=soak tests/run $(TESTS)
+
+deb rpm:
+	@scripts/package.sh $@
 
 clean:
 	rm -rf out

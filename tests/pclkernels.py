@@ -142,7 +142,11 @@ def scratch_tree(tmp_path, extra_driver=None):
     shutil.copytree(TOP, top, ignore=shutil.ignore_patterns(".git"))
     if extra_driver:
         name, source = extra_driver
-        (top / "src" / "cards" / (name + ".c")).write_text(source)
+        # src/cards/ may not exist yet in a clean clone: git keeps no
+        # empty directories.
+        cards = top / "src" / "cards"
+        cards.mkdir(exist_ok=True)
+        (cards / (name + ".c")).write_text(source)
         with open(top / "src" / "drivers.list", "a") as f:
             f.write("%s cards CONFIG_PCL_SCRATCH_%s %s.o\n"
                     % (name, name.upper(), name))
