@@ -54,15 +54,27 @@ suite_apt()
 	local suite=$1 dir
 	shift
 	dir=$(_suite_apt_dir "$suite")
-	if [ ! -e "$dir/etc/apt.conf" ] || [ ! -e "$dir/state/updated" ] ||
-		[ -n "$(find "$dir/state/updated" -mmin +360)" ]; then
-		_suite_apt_setup "$suite"
-		log "apt: refreshing package lists of $suite"
-		run_logged "$PCL_LOGS/apt-$suite-update.log" "apt-get update ($suite)" \
-			env APT_CONFIG="$dir/etc/apt.conf" apt-get update || return 1
-		touch "$dir/state/updated"
+	if _suite_apt_stale "$dir"; then
+		mkdir -p "$dir"
+		# Parallel callers (test workers) refresh one at a time; the
+		# others then find the lists fresh.
+		(
+			flock 8
+			_suite_apt_stale "$dir" || exit 0
+			_suite_apt_setup "$suite"
+			log "apt: refreshing package lists of $suite"
+			run_logged "$PCL_LOGS/apt-$suite-update.log" "apt-get update ($suite)" \
+				env APT_CONFIG="$dir/etc/apt.conf" apt-get update || exit 1
+			touch "$dir/state/updated"
+		) 8>"$dir/.update.lock" || return 1
 	fi
 	APT_CONFIG="$dir/etc/apt.conf" "$@"
+}
+
+_suite_apt_stale()
+{
+	[ ! -e "$1/etc/apt.conf" ] || [ ! -e "$1/state/updated" ] ||
+		[ -n "$(find "$1/state/updated" -mmin +360)" ]
 }
 
 # suite_latest SUITE REGEX: the newest package name matching REGEX (by

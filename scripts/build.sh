@@ -33,11 +33,17 @@ modules_dir()
 	echo "$PCL_CACHE/modules/$1"
 }
 
-# build_tree_prepare: a fresh copy of src/ for the current kernel.
+# build_tree_prepare: a fresh copy of src/ for the current kernel.  It
+# takes the kernel's build lock, held until the next kernel's or the end of
+# the process: parallel callers (test workers) build one kernel in turn.
 build_tree_prepare()
 {
 	local bdir
 	bdir=$(build_dir "$KVER")
+	mkdir -p "$(dirname "$bdir")"
+	[ -z "${_pcl_build_lock:-}" ] || exec {_pcl_build_lock}>&-
+	exec {_pcl_build_lock}>"$bdir.lock"
+	flock "$_pcl_build_lock"
 	rm -rf "$bdir"
 	mkdir -p "$bdir"
 	cp -a "$PCL_TOP/src/." "$bdir/"

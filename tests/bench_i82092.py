@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.join(TOP, "tests"))
 sys.path.insert(0, os.path.join(TOP, "vm", "guest"))
 
 from pclguest import Guest, make_image  # noqa: E402
-from test_i82092 import APPEND, BRIDGE, MODULE, PRELOAD, build_module  # noqa: E402
+from test_i82092 import BRIDGE, MODULE, PRELOAD, build_module  # noqa: E402
 
 ROUNDS = int(os.environ.get("PCL_BENCH_ROUNDS", "5"))
 IMAGE_SIZE = 16 << 20
@@ -90,7 +90,7 @@ def main():
             "file.filename=%s" % image]
     results = {w: {"latency": [], "rate": []} for w in ("upstream", "ours")}
     with Guest("i82092-bench", kernel="6.1", modules=PRELOAD + [MODULE],
-               load=PRELOAD, extra_ko=[ko], qemu_args=args, append=APPEND) as g:
+               load=PRELOAD, extra_ko=[ko], qemu_args=args) as g:
         for r in range(ROUNDS):
             order = ("upstream", "ours") if r % 2 == 0 else ("ours", "upstream")
             for which in order:

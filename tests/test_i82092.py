@@ -40,9 +40,6 @@ REMOVE_TIMEOUT = 180
 SOAK = os.environ.get("PCL_STRESS") == "soak"
 EJECT_CYCLES = int(os.environ.get("PCL_I82092_EJECTS", 200 if SOAK else 20))
 RELOAD_CYCLES = int(os.environ.get("PCL_I82092_RELOADS", 100 if SOAK else 20))
-# Under TCG on a busy host, 7.x calibrates the TSC against the PIT and can
-# get it wrong by a factor of 40; guest sleeps then end far too early.
-APPEND = "tsc=unstable"
 
 
 def build_module(matrix_name):
@@ -160,7 +157,7 @@ def rig(request, tmp_path_factory):
                      "file.filename=%s" % (node, path)]
         args += ["-device", "pcmcia-cf,id=cf0,bus=%s.0,drive=disk0" % BRIDGE]
         guest = Guest("i82092-" + kernel, kernel=kernel, modules=PRELOAD,
-                      load=PRELOAD, extra_ko=[ko], qemu_args=args, append=APPEND)
+                      load=PRELOAD, extra_ko=[ko], qemu_args=args)
         guest.start()
     try:
         yield Rig(guest, images, vermagic_release(ko))

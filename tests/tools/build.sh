@@ -14,7 +14,7 @@ for src in "$PCL_TOP"/tests/tools/*.c; do
 	[ -x "$bin" ] && [ "$bin" -nt "$src" ] && continue
 	log "building $name (static)"
 	run_logged "$PCL_LOGS/tools-$name.log" "gcc -static $name.c" \
-		gcc -static -O2 -Wall -Wextra -Werror -o "$bin.new" "$src"
-	mv -f "$bin.new" "$bin"
+		gcc -static -O2 -Wall -Wextra -Werror -o "$bin.new.$$" "$src"
+	mv -f "$bin.new.$$" "$bin"
 done
 echo "$out"

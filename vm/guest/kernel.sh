@@ -128,6 +128,14 @@ main()
 		echo "$dir"
 		return 0
 	fi
+	# One fetch per release at a time (parallel test workers).
+	mkdir -p "$KERNELS"
+	exec 8>"$KERNELS/.$rel.lock"
+	flock 8
+	if [ -e "$dir/.complete" ]; then
+		echo "$dir"
+		return 0
+	fi
 	need_host_packages kmod xz-utils || die "cannot install kmod and xz-utils"
 	suite=$(release_suite "$rel")
 	debs=$PCL_CACHE/guest/debs/$rel

@@ -293,6 +293,7 @@ def build_initramfs(kern, modules=(), extra_ko=(), files=None):
     # host's depmod, so that the guest's modprobe resolves dependencies.
     with tempfile.TemporaryDirectory(prefix="pcl-initramfs-") as tmp:
         mroot = os.path.join(tmp, "lib", "modules", kern.release)
+        os.makedirs(mroot)
         for m in mods:
             os.makedirs(os.path.join(mroot, os.path.dirname(m)), exist_ok=True)
             shutil.copyfile(os.path.join(kern.moddir, m), os.path.join(mroot, m))
@@ -305,9 +306,11 @@ def build_initramfs(kern, modules=(), extra_ko=(), files=None):
                 hp = os.path.join(dirpath, n)
                 cpio.file("/" + os.path.relpath(hp, tmp), _read(hp))
     os.makedirs(out_dir, exist_ok=True)
-    with open(out + ".tmp", "wb") as f:
+    # a private temporary name: parallel test workers may build the same one
+    fd, tmp_out = tempfile.mkstemp(dir=out_dir, suffix=".tmp")
+    with os.fdopen(fd, "wb") as f:
         f.write(gzip.compress(cpio.finish(), compresslevel=6, mtime=0))
-    os.replace(out + ".tmp", out)
+    os.replace(tmp_out, out)
     progress("initramfs %s: %d modules, %d files" % (os.path.basename(out), len(mods), len(entries)))
     return out
 
@@ -503,6 +506,11 @@ class Guest:
         self._qmp_path = os.path.join(self._tmp, "qmp.sock")
         self.accel = "kvm" if os.environ.get("PCL_KVM") == "1" else "tcg"
         cmdline = "console=ttyS1,115200 panic=-1 mitigations=off"
+        if self.accel == "tcg":
+            # Under TCG on a busy host, 6.12 and 7.x can calibrate the TSC
+            # against the PIT wrongly by a factor of 40; guest sleeps and
+            # timeouts then end far too early.
+            cmdline += " tsc=unstable"
         if batch:
             cmdline += " pcl.batch"
         if self.load:
