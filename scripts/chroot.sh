@@ -9,11 +9,11 @@
 #   scripts/chroot.sh SUITE ARCH [PACKAGE...]   create/refresh, install packages
 #   scripts/chroot.sh --run SUITE ARCH CMD...   run CMD inside
 #
-# 686-pae kernels build in an i386 chroot (the host kernel runs i386
-# programs through IA32 emulation): that is the compiler, kbuild programs
-# and libc a 32-bit Debian user's DKMS build uses.  Installing the i386
-# headers into the amd64 chroot instead would drag in gcc-12:i386, which
-# cannot be co-installed with the amd64 compiler.
+# 686-pae kernels build in an i386 chroot where the host kernel runs i386
+# programs (IA32 emulation): that is the compiler, kbuild programs and libc
+# a 32-bit Debian user's DKMS build uses.  Where it cannot (IA32 emulation
+# compiled out or off), they build in the amd64 chroot like a kernel
+# cross build (scripts/kernels.sh, _kernel_prepare_biarch).
 #
 # Mounts (/proc for objtool, the build directory) are made in a private
 # mount namespace (unshare -m): they vanish when the command ends, however

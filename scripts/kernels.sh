@@ -63,8 +63,12 @@ kernel_prepare()
 		return 1
 	}
 	KVER=${KPKG#linux-headers-}
-	KROOT=$(chroot_dir "$KSUITE" "$KARCH")
 	KDIR=/lib/modules/$KVER/build
+	if [ "$KARCH" = i386 ] && ! host_runs_i386; then
+		_kernel_prepare_biarch
+		return
+	fi
+	KROOT=$(chroot_dir "$KSUITE" "$KARCH")
 	chroot_ensure "$KSUITE" "$KARCH" $PCL_CHROOT_BASE "$KPKG" || return 1
 	chroot_purge_except "$KSUITE" "$KARCH" "$regex" "$KPKG" || return 1
 	# The build link is absolute: look from inside.
@@ -72,6 +76,62 @@ kernel_prepare()
 		printf 'error: %s installed but %s has no Makefile in %s\n' "$KPKG" "$KDIR" "$KROOT" >&2
 		return 1
 	}
+}
+
+# host_runs_i386: whether this machine's kernel runs 32-bit x86 programs
+# (IA32 emulation can be left out of a kernel or switched off at boot).
+host_runs_i386()
+{
+	local probe=$PCL_CACHE/probe/i386-exit
+	if [ -z "${_pcl_host_i386:-}" ]; then
+		_pcl_host_i386=no
+		if [ ! -x "$probe" ]; then
+			mkdir -p "$(dirname "$probe")"
+			# exit(0) through the 32-bit system call gate; no libc needed
+			printf 'void _start(void)\n{\n\t__asm__ volatile("movl $1, %%eax; xorl %%ebx, %%ebx; int $0x80");\n}\n' |
+				gcc -m32 -nostdlib -static -x c -o "$probe.$$" - 2>/dev/null &&
+				mv "$probe.$$" "$probe"
+		fi
+		if [ -x "$probe" ] && "$probe" 2>/dev/null; then
+			_pcl_host_i386=yes
+		fi
+	fi
+	[ "$_pcl_host_i386" = yes ]
+}
+
+# _kernel_prepare_biarch: a 686-pae kernel on a host that cannot run i386
+# programs builds in the amd64 chroot of its suite, the way the kernel
+# itself is cross-built: same compiler (the 32-bit flags come from the
+# kernel's own .config), the amd64 build of the same kbuild tools, and the
+# flavour's headers unpacked beside the amd64 ones (installing them would
+# drag in the i386 compiler, which cannot run here).
+_kernel_prepare_biarch()
+{
+	local deps debs stamp old
+	KARCH=amd64
+	KROOT=$(chroot_dir "$KSUITE" "$KARCH")
+	stamp=$KROOT/usr/src/linux-headers-$KVER/.pcl-unpacked
+	deps=$(suite_apt "$KSUITE" apt-cache show "$KPKG:i386" |
+		sed -n 's/^Depends: //p' | head -n 1 | tr ',' '\n' |
+		sed 's/([^)]*)//; s/|.*//; s/[[:space:]]//g') || return 1
+	# shellcheck disable=SC2086 # one word per package
+	chroot_ensure "$KSUITE" "$KARCH" $PCL_CHROOT_BASE $deps || return 1
+	[ -e "$stamp" ] && return 0
+	debs=$PCL_CACHE/biarch/$KVER
+	log "kernel $KVER: unpacking the i386 headers into the $KSUITE/amd64 chroot"
+	run_logged "$PCL_LOGS/biarch-$KVER.log" "download of $KPKG:i386" \
+		suite_download "$KSUITE" "$debs" "$KPKG:i386" || return 1
+	for old in "$KROOT"/usr/src/linux-headers-*-686-pae; do
+		[ -e "$old/.pcl-unpacked" ] || continue
+		rm -rf "$old" "$KROOT/lib/modules/$(basename "${old#*/linux-headers-}")"
+	done
+	# through a copy that follows the chroot's merged-/usr symlinks
+	# (dpkg -x into the root would replace /lib with a directory)
+	rm -rf "$debs/x"
+	dpkg -x "$debs"/*.deb "$debs/x" || return 1
+	tar -C "$debs/x" -cf - . | tar -C "$KROOT" -xf - --keep-directory-symlink || return 1
+	rm -rf "$debs"
+	touch "$stamp"
 }
 
 # kernel_locate KVER: set KROOT (empty: the host) and KDIR for a kernel
