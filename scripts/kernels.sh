@@ -104,34 +104,76 @@ host_runs_i386()
 # itself is cross-built: same compiler (the 32-bit flags come from the
 # kernel's own .config), the amd64 build of the same kbuild tools, and the
 # flavour's headers unpacked beside the amd64 ones (installing them would
-# drag in the i386 compiler, which cannot run here).
+# drag in the i386 compiler, which cannot run here).  One tool must be the
+# i386 one: modpost knows the device table layouts of the word size it was
+# built for (Debian's amd64 kbuild has 64-bit layouts only); it runs under
+# qemu-user.
 _kernel_prepare_biarch()
 {
-	local deps debs stamp old
+	local deps debs stamp old kbuild hdr
 	KARCH=amd64
 	KROOT=$(chroot_dir "$KSUITE" "$KARCH")
-	stamp=$KROOT/usr/src/linux-headers-$KVER/.pcl-unpacked
+	hdr=$KROOT/usr/src/linux-headers-$KVER
+	stamp=$hdr/.pcl-unpacked
 	deps=$(suite_apt "$KSUITE" apt-cache show "$KPKG:i386" |
 		sed -n 's/^Depends: //p' | head -n 1 | tr ',' '\n' |
 		sed 's/([^)]*)//; s/|.*//; s/[[:space:]]//g') || return 1
+	kbuild=$(grep '^linux-kbuild-' <<<"$deps") ||
+		die "$KPKG: no linux-kbuild dependency"
+	_chroot_foreign_i386 "$KSUITE" || return 1
 	# shellcheck disable=SC2086 # one word per package
-	chroot_ensure "$KSUITE" "$KARCH" $PCL_CHROOT_BASE $deps || return 1
+	chroot_ensure "$KSUITE" "$KARCH" $PCL_CHROOT_BASE $deps qemu-user libc6:i386 || return 1
 	[ -e "$stamp" ] && return 0
 	debs=$PCL_CACHE/biarch/$KVER
 	log "kernel $KVER: unpacking the i386 headers into the $KSUITE/amd64 chroot"
-	run_logged "$PCL_LOGS/biarch-$KVER.log" "download of $KPKG:i386" \
-		suite_download "$KSUITE" "$debs" "$KPKG:i386" || return 1
+	run_logged "$PCL_LOGS/biarch-$KVER.log" "download of $KPKG:i386 and $kbuild:i386" \
+		suite_download "$KSUITE" "$debs" "$KPKG:i386" "$kbuild:i386" || return 1
+	# what an earlier (or interrupted) unpack left
+	rm -rf "$hdr"
 	for old in "$KROOT"/usr/src/linux-headers-*-686-pae; do
 		[ -e "$old/.pcl-unpacked" ] || continue
 		rm -rf "$old" "$KROOT/lib/modules/$(basename "${old#*/linux-headers-}")"
 	done
 	# through a copy that follows the chroot's merged-/usr symlinks
 	# (dpkg -x into the root would replace /lib with a directory)
-	rm -rf "$debs/x"
-	dpkg -x "$debs"/*.deb "$debs/x" || return 1
-	tar -C "$debs/x" -cf - . | tar -C "$KROOT" -xf - --keep-directory-symlink || return 1
+	mkdir -p "$debs/headers" "$debs/kbuild"
+	dpkg -x "$debs"/"$KPKG"_*.deb "$debs/headers" || return 1
+	dpkg -x "$debs"/"$kbuild"_*.deb "$debs/kbuild" || return 1
+	tar -C "$debs/headers" -cf - . | tar -C "$KROOT" -xf - --keep-directory-symlink || return 1
+	_biarch_modpost "$hdr" "$debs/kbuild/usr/lib/$kbuild/scripts/mod/modpost.real-lsb-32" || return 1
 	rm -rf "$debs"
 	touch "$stamp"
+}
+
+# _chroot_foreign_i386 SUITE: the suite's amd64 chroot takes i386 packages.
+_chroot_foreign_i386()
+{
+	local root
+	root=$(chroot_dir "$1" amd64)
+	chroot_ensure "$1" amd64 || return 1
+	chroot_run "$root" dpkg --print-foreign-architectures | grep -qx i386 && return 0
+	chroot_run "$root" dpkg --add-architecture i386
+}
+
+# _biarch_modpost HEADERS MODPOST: the flavour's scripts directory becomes
+# a tree of links to kbuild's, except modpost: the given i386 one, run by
+# qemu-i386 (the libc it needs is the chroot's libc6:i386).
+_biarch_modpost()
+{
+	local hdr=$1 real=$2 kb e
+	kb=$(readlink "$hdr/scripts") || die "$hdr/scripts is not kbuild's link"
+	rm "$hdr/scripts"
+	mkdir -p "$hdr/scripts/mod"
+	for e in "$hdr/$kb"/*; do
+		[ "${e##*/}" = mod ] || ln -s "../$kb/${e##*/}" "$hdr/scripts/"
+	done
+	cp "$real" "$hdr/scripts/mod/modpost.i386"
+	cat >"$hdr/scripts/mod/modpost" <<-'SH'
+		#!/bin/sh
+		# i386 modpost: its device table layouts are the 32-bit ones
+		exec qemu-i386 "$(dirname "$0")/modpost.i386" "$@"
+	SH
+	chmod 755 "$hdr/scripts/mod/modpost"
 }
 
 # kernel_locate KVER: set KROOT (empty: the host) and KDIR for a kernel

@@ -113,20 +113,28 @@ def modinfo(path, field):
 
 @pytest.mark.parametrize("name", pk.matrix_names())
 def test_modules_are_for_their_kernel(matrix_run, name):
-    """The .ko files carry the kernel's vermagic, the upstream module name
-    and the word size of the kernel (686-pae: 32 bits)."""
+    """The .ko files carry the kernel's vermagic, the upstream module name,
+    the word size of the kernel (686-pae: 32 bits) and the same device
+    aliases on every kernel (modpost reads them with the word size's
+    structure layouts)."""
     if not shutil.which("modinfo"):
         pk.bash("need_host_packages kmod")
     with pk.rolling_tolerance(name):
         k = pk.kernel(name)
+        arch = [m["arch"] for m in pk.matrix() if m["name"] == name][0]
         outdir = os.path.join(CACHE, "modules", k.kver)
+        ref = pk.kernel("bookworm-6.1")
         for d in pk.drivers():
             ko = os.path.join(outdir, d["module"] + ".ko")
             assert os.path.isfile(ko), ko
             assert modinfo(ko, "vermagic").split()[0] == k.kver
             assert modinfo(ko, "name") == d["module"]
             assert modinfo(ko, "license").startswith("GPL")
-            assert elf_class(ko) == (32 if k.arch == "i386" else 64)
+            assert elf_class(ko) == (32 if arch == "i386" else 64)
+            ref_ko = os.path.join(CACHE, "modules", ref.kver, d["module"] + ".ko")
+            aliases = modinfo(ko, "alias").split()
+            assert aliases, "%s has no device aliases" % ko
+            assert aliases == modinfo(ref_ko, "alias").split()
 
 
 WARNING_DRIVER = """// SPDX-License-Identifier: GPL-2.0-only
