@@ -20,3 +20,23 @@ def pytest_runtest_makereport(item, call):
     if report.failed and pclguest.live_guests:
         report.sections.append(
             ("guest logs", "\n".join(g.logdir for g in pclguest.live_guests)))
+
+
+# Parallel runs (tests/run with PCL_TEST_JOBS > 1, pytest-xdist's
+# --dist loadgroup): the tests of one file stay together, since they share
+# module-scoped fixtures (a guest, a build); a file that sets
+# XDIST_SPLIT = "<fixture>" is split further by that fixture's parameter
+# (one guest kernel per worker).
+def pytest_configure(config):
+    config.addinivalue_line("markers", "xdist_group(name): tests that "
+                            "run in the same pytest-xdist worker")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        group = item.module.__name__
+        split = getattr(item.module, "XDIST_SPLIT", None)
+        callspec = getattr(item, "callspec", None)
+        if split and callspec and split in callspec.indices:
+            group += "-%d" % callspec.indices[split]
+        item.add_marker(pytest.mark.xdist_group(group))
