@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Character devices and surprise removal for the PC Card smart card
+ * readers; see screader.h.  Built into each module that uses it through a
+ * one-line wrapper (cm4000_screader.c, cm4040_screader.c).
+ */
+
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/minmax.h>
+#include <linux/module.h>
+#include <linux/sched/signal.h>
+
+#include "compat.h"
+#include "screader.h"
+
+void scr_init(struct scr_dev *rdr, struct scr_driver *drv,
+	      struct pcmcia_device *link)
+{
+	kref_init(&rdr->ref);
+	rdr->drv = drv;
+	rdr->link = link;
+	rdr->iobase = link->resource[0]->start;
+	mutex_init(&rdr->io_lock);
+	init_waitqueue_head(&rdr->wq);
+}
+
+/* The first bound reader brings the class and the char device region. */
+static int scr_region_get(struct scr_driver *drv)
+{
+	struct class *class;
+	int major;
+
+	lockdep_assert_held(&drv->lock);
+	if (drv->bound) {
+		drv->bound++;
+		return 0;
+	}
+	class = pcl_class_create(drv->class_name);
+	if (IS_ERR(class))
+		return PTR_ERR(class);
+	major = __register_chrdev(0, 0, SCR_MAX_DEV, drv->name, drv->fops);
+	if (major < 0) {
+		class_destroy(class);
+		return major;
+	}
+	drv->class = class;
+	drv->major = major;
+	drv->bound = 1;
+	return 0;
+}
+
+/*
+ * The last one takes them away.  Files still open on a removed reader
+ * keep the char device structure they were opened through, and fail.
+ */
+static void scr_region_put(struct scr_driver *drv)
+{
+	lockdep_assert_held(&drv->lock);
+	if (--drv->bound)
+		return;
+	__unregister_chrdev(drv->major, 0, SCR_MAX_DEV, drv->name);
+	class_destroy(drv->class);
+	drv->class = NULL;
+	drv->major = 0;
+}
+
+/* Give the reader the lowest free minor number and its device node. */
+int scr_add(struct scr_dev *rdr)
+{
+	struct scr_driver *drv = rdr->drv;
+	struct device *node;
+	unsigned int minor;
+	int rc;
+
+	mutex_lock(&drv->lock);
+	for (minor = 0; minor < SCR_MAX_DEV; minor++)
+		if (!drv->readers[minor])
+			break;
+	if (minor == SCR_MAX_DEV) {
+		dev_notice(&rdr->link->dev, "%u readers in use already\n",
+			   SCR_MAX_DEV);
+		rc = -ENODEV;
+		goto out;
+	}
+	rc = scr_region_get(drv);
+	if (rc)
+		goto out;
+	node = device_create(drv->class, &rdr->link->dev,
+			     MKDEV(drv->major, minor), rdr, "%s%u", drv->name,
+			     minor);
+	if (IS_ERR(node)) {
+		rc = PTR_ERR(node);
+		scr_region_put(drv);
+		goto out;
+	}
+	rdr->minor = minor;
+	drv->readers[minor] = rdr;
+out:
+	mutex_unlock(&drv->lock);
+	return rc;
+}
+
+/*
+ * The reader is going away (card ejected, driver unbound or unloaded):
+ * no new opens, no device node, and from here on no hardware access.
+ * Whoever waits in scr_nap() wakes up and fails with -ENODEV.  The caller
+ * stops its own work items, releases the card and drops the binding's
+ * reference with scr_put().
+ */
+void scr_remove(struct scr_dev *rdr)
+{
+	struct scr_driver *drv = rdr->drv;
+
+	mutex_lock(&drv->lock);
+	drv->readers[rdr->minor] = NULL;
+	device_destroy(drv->class, MKDEV(drv->major, rdr->minor));
+	scr_region_put(drv);
+	mutex_unlock(&drv->lock);
+
+	mutex_lock(&rdr->io_lock);
+	WRITE_ONCE(rdr->gone, true);
+	mutex_unlock(&rdr->io_lock);
+	wake_up_all(&rdr->wq);
+}
+
+static void scr_free(struct kref *ref)
+{
+	struct scr_dev *rdr = container_of(ref, struct scr_dev, ref);
+
+	rdr->drv->free(rdr);
+}
+
+void scr_put(struct scr_dev *rdr)
+{
+	kref_put(&rdr->ref, scr_free);
+}
+
+/*
+ * One opener at a time, as the original drivers had it, and no
+ * O_NONBLOCK opens (EAGAIN); the file holds a reference to the reader.
+ */
+int scr_open(struct scr_driver *drv, struct inode *inode, struct file *file)
+{
+	unsigned int minor = iminor(inode);
+	struct scr_dev *rdr;
+	int rc = 0;
+
+	if (minor >= SCR_MAX_DEV)
+		return -ENODEV;
+	mutex_lock(&drv->lock);
+	rdr = drv->readers[minor];
+	if (!rdr || scr_gone(rdr)) {
+		rc = -ENODEV;
+	} else if (rdr->open) {
+		rc = -EBUSY;
+	} else if (file->f_flags & O_NONBLOCK) {
+		rc = -EAGAIN;
+	} else {
+		rdr->open = true;
+		kref_get(&rdr->ref);
+		file->private_data = rdr;
+	}
+	mutex_unlock(&drv->lock);
+	if (rc)
+		return rc;
+	return stream_open(inode, file);
+}
+
+void scr_release(struct file *file)
+{
+	struct scr_dev *rdr = file->private_data;
+	struct scr_driver *drv = rdr->drv;
+
+	mutex_lock(&drv->lock);
+	rdr->open = false;
+	mutex_unlock(&drv->lock);
+	scr_put(rdr);
+}
+
+/* Start touching the hardware: 0 with io_lock held, or -ENODEV. */
+int scr_io_begin(struct scr_dev *rdr)
+{
+	mutex_lock(&rdr->io_lock);
+	if (rdr->gone) {
+		mutex_unlock(&rdr->io_lock);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+void scr_io_end(struct scr_dev *rdr)
+{
+	mutex_unlock(&rdr->io_lock);
+}
+
+/*
+ * Sleep about @us microseconds.  0, -ENODEV as soon as the reader is
+ * gone, or -ERESTARTSYS when a signal is pending.
+ */
+int scr_nap(struct scr_dev *rdr, unsigned int us)
+{
+	long rc;
+
+	rc = wait_event_interruptible_hrtimeout(rdr->wq, scr_gone(rdr),
+						ns_to_ktime((u64)us * NSEC_PER_USEC));
+	if (scr_gone(rdr))
+		return -ENODEV;
+	if (rc == -ERESTARTSYS)
+		return rc;
+	return 0;
+}
+
+void scr_wait_start(struct scr_wait *w, unsigned int timeout_ms)
+{
+	w->timeout_ms = timeout_ms;
+	w->nap_us = SCR_NAP_MIN_US;
+	w->deadline = ktime_add_ms(ktime_get(), timeout_ms);
+}
+
+/* Something happened: the whole timeout again from now. */
+void scr_wait_progress(struct scr_wait *w)
+{
+	w->deadline = ktime_add_ms(ktime_get(), w->timeout_ms);
+}
+
+/* One more nap: 0, -ETIMEDOUT past the deadline, or scr_nap()'s error. */
+int scr_wait_next(struct scr_dev *rdr, struct scr_wait *w)
+{
+	int rc;
+
+	if (ktime_after(ktime_get(), w->deadline))
+		return -ETIMEDOUT;
+	rc = scr_nap(rdr, w->nap_us);
+	if (rc)
+		return rc;
+	w->nap_us = min(w->nap_us * 2, SCR_NAP_MAX_US);
+	return 0;
+}

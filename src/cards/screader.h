@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the PC Card smart card reader drivers (cm4000_cs, cm4040_cs) share:
+ * their character devices, and the rules that make a reader safe to pull
+ * out while a program uses it.
+ *
+ * A reader is a struct scr_dev inside the driver's own structure.  Its
+ * memory lives as long as anybody holds a reference: the binding to the
+ * PC Card (from probe to remove) and every open file.  Remove marks the
+ * reader gone under io_lock before the card's resources are released, so
+ * everything that touches the hardware does it between scr_io_begin(),
+ * which fails with -ENODEV once the reader is gone, and scr_io_end(), and
+ * never sleeps in between.  Waits go through scr_nap(), which remove cuts
+ * short.  A reader that is gone has no minor number and no device node any
+ * more: the next card gets a fresh scr_dev under the lowest free minor.
+ *
+ * The character device region and the class exist while at least one
+ * reader is bound, so that the module needs nothing but its PC Card
+ * driver registration (module_pcmcia_driver).
+ *
+ * The code is linked into each module that uses it (cm4000_screader.c,
+ * cm4040_screader.c); nothing is exported.
+ */
+#ifndef PCL_SCREADER_H
+#define PCL_SCREADER_H
+
+#include <linux/fs.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <pcmcia/cistpl.h>
+#include <pcmcia/ds.h>
+
+#define SCR_MAX_DEV		4
+
+struct scr_dev;
+
+/* One per driver: its device nodes and readers. */
+struct scr_driver {
+	const char *name;		/* chrdev name and node prefix, "cmm" */
+	const char *class_name;		/* "cardman_4000" */
+	const struct file_operations *fops;
+	void (*free)(struct scr_dev *rdr);	/* last reference gone */
+
+	/* private: the fields below belong to screader.c */
+	struct mutex lock;		/* the fields below, every rdr->open */
+	struct scr_dev *readers[SCR_MAX_DEV];
+	unsigned int bound;
+	int major;
+	struct class *class;
+};
+
+struct scr_dev {
+	struct kref ref;
+	struct scr_driver *drv;
+	struct pcmcia_device *link;
+	unsigned int minor;
+	unsigned long iobase;
+
+	struct mutex io_lock;		/* hardware access; gone */
+	bool gone;			/* written under io_lock, read anywhere */
+	bool open;			/* under drv->lock */
+	wait_queue_head_t wq;		/* gone, and the driver's own events */
+};
+
+void scr_init(struct scr_dev *rdr, struct scr_driver *drv,
+	      struct pcmcia_device *link);
+int scr_add(struct scr_dev *rdr);
+void scr_remove(struct scr_dev *rdr);
+void scr_put(struct scr_dev *rdr);
+
+int scr_open(struct scr_driver *drv, struct inode *inode, struct file *file);
+void scr_release(struct file *file);
+
+static inline bool scr_gone(struct scr_dev *rdr)
+{
+	return READ_ONCE(rdr->gone);
+}
+
+int scr_io_begin(struct scr_dev *rdr);
+void scr_io_end(struct scr_dev *rdr);
+
+int scr_nap(struct scr_dev *rdr, unsigned int us);
+
+/*
+ * A polling wait: naps from SCR_NAP_MIN_US, doubling up to SCR_NAP_MAX_US,
+ * until a deadline that progress may push back.
+ */
+#define SCR_NAP_MIN_US		50
+#define SCR_NAP_MAX_US		2000
+
+struct scr_wait {
+	ktime_t deadline;
+	unsigned int timeout_ms;
+	unsigned int nap_us;
+};
+
+void scr_wait_start(struct scr_wait *w, unsigned int timeout_ms);
+void scr_wait_progress(struct scr_wait *w);
+int scr_wait_next(struct scr_dev *rdr, struct scr_wait *w);
+
+#endif /* PCL_SCREADER_H */
