@@ -482,6 +482,7 @@ class Guest:
         self._seq = 0
         self._tmp = None
         self.boot_seconds = None
+        self.release = None        # uname -r of the running boot
 
     # -- life cycle
 
@@ -496,15 +497,31 @@ class Guest:
         return False
 
     def _prepare(self, batch=True):
-        """Fetch the kernel, build the initramfs; return QEMU's argv."""
+        """Fresh logs and a temporary directory; return QEMU's argv."""
         if os.path.isdir(self.logdir):
             shutil.rmtree(self.logdir)
         os.makedirs(self.logdir)
-        self.kernel = kernel(self.kernel_name)
-        initrd = build_initramfs(self.kernel, self.modules, self.extra_ko, self.files)
         self._tmp = tempfile.mkdtemp(prefix="pcl-guest-")
         self._qmp_path = os.path.join(self._tmp, "qmp.sock")
         self.accel = "kvm" if os.environ.get("PCL_KVM") == "1" else "tcg"
+        argv = [qemu_binary(), "-machine", "pc", "-accel", self.accel,
+                "-m", str(self.memory), "-smp", str(self.smp),
+                # no default devices: no VGA (the VGA hole stays free for PC
+                # Card memory windows), no NIC, no disks
+                "-nodefaults", "-display", "none", "-no-reboot",
+                "-chardev", "stdio,id=shell,signal=%s" % ("off" if batch else "on"),
+                "-serial", "chardev:shell",
+                # appended to, so that it holds every boot of a rebooted guest
+                "-chardev", "file,id=klog,append=on,path=" + os.path.join(self.logdir, "kernel.log"),
+                "-serial", "chardev:klog",
+                "-qmp", "unix:%s,server=on,wait=off" % self._qmp_path]
+        argv += self._boot_args(batch) + firmware_args() + self.qemu_args
+        with open(os.path.join(self.logdir, "cmdline.txt"), "w") as f:
+            f.write(" ".join(shlex.quote(a) for a in argv) + "\n")
+        return argv
+
+    def _cmdline(self, batch):
+        """The kernel command line shared by every kind of guest."""
         cmdline = "console=ttyS1,115200 panic=-1 mitigations=off"
         if self.accel == "tcg":
             # Under TCG on a busy host, 6.12 and 7.x can calibrate the TSC
@@ -517,43 +534,53 @@ class Guest:
             cmdline += " pcl.load=" + ",".join(self.load)
         if self.append:
             cmdline += " " + self.append
-        argv = [qemu_binary(), "-machine", "pc", "-accel", self.accel,
-                "-m", str(self.memory), "-smp", str(self.smp),
-                # no default devices: no VGA (the VGA hole stays free for PC
-                # Card memory windows), no NIC, no disks
-                "-nodefaults", "-display", "none", "-no-reboot",
-                "-chardev", "stdio,id=shell,signal=%s" % ("off" if batch else "on"),
-                "-serial", "chardev:shell",
-                "-serial", "file:" + os.path.join(self.logdir, "kernel.log"),
-                "-qmp", "unix:%s,server=on,wait=off" % self._qmp_path,
-                "-kernel", self.kernel.vmlinuz, "-initrd", initrd,
-                "-append", cmdline] + firmware_args() + self.qemu_args
-        with open(os.path.join(self.logdir, "cmdline.txt"), "w") as f:
-            f.write(" ".join(shlex.quote(a) for a in argv) + "\n")
-        return argv
+        return cmdline
+
+    def _boot_args(self, batch):
+        """QEMU arguments that say what to boot: here a Debian kernel with
+        our busybox initramfs."""
+        self.kernel = kernel(self.kernel_name)
+        initrd = build_initramfs(self.kernel, self.modules, self.extra_ko, self.files)
+        return ["-kernel", self.kernel.vmlinuz, "-initrd", initrd,
+                "-append", self._cmdline(batch)]
+
+    def _describe(self):
+        return "kernel %s" % self.kernel.release
 
     def start(self):
-        argv = self._prepare()
-        self._console = open(os.path.join(self.logdir, "console.log"), "wb")
-        self._qemu_log = open(os.path.join(self.logdir, "qemu.log"), "wb")
-        self._commands = open(os.path.join(self.logdir, "commands.log"), "w")
-        progress("booting %s (kernel %s, %s); logs: %s"
-                 % (self.name, self.kernel.release, self.accel, self.logdir))
+        self._argv = self._prepare()
+        progress("booting %s (%s, %s); logs: %s"
+                 % (self.name, self._describe(), self.accel, self.logdir))
+        self._launch()
+
+    def _launch(self):
+        """Start QEMU with self._argv and wait for the guest's shell."""
+        self._console = open(os.path.join(self.logdir, "console.log"), "ab")
+        self._qemu_log = open(os.path.join(self.logdir, "qemu.log"), "ab")
+        self._commands = open(os.path.join(self.logdir, "commands.log"), "a")
+        with self._cond:
+            self._out = bytearray()
         t0 = time.monotonic()
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen(self._argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self._qemu_log, bufsize=0)
-        live_guests.append(self)
+        if self not in live_guests:
+            live_guests.append(self)
         self._reader = threading.Thread(target=self._read_console, daemon=True)
         self._reader.start()
         try:
-            self.qmp = QMP(self._qmp_path, open(os.path.join(self.logdir, "qmp.log"), "wb"))
-            self.expect(rb"pcl-init: ready ", self.boot_timeout, what="the guest's init")
+            self.qmp = QMP(self._qmp_path, open(os.path.join(self.logdir, "qmp.log"), "ab"))
+            m = self.expect(rb"pcl-init: ready (\S+)", self.boot_timeout, what="the guest's init")
+            self.release = m.group(1).decode()
             self.boot_seconds = time.monotonic() - t0
             self.check("PS1='pcl# '")
+            self._after_boot()
         except Exception:
             self.stop()
             raise
-        progress("%s: shell ready after %.1f s" % (self.name, self.boot_seconds))
+        progress("%s: shell ready after %.1f s (%s)" % (self.name, self.boot_seconds, self.release))
+
+    def _after_boot(self):
+        """What a guest does once its shell answers."""
 
     def interactive(self):
         """Boot with the guest's shell on this terminal (Ctrl-A X quits)."""
@@ -562,7 +589,11 @@ class Guest:
         try:
             return subprocess.call(argv)
         finally:
+            self._cleanup()
             shutil.rmtree(self._tmp, ignore_errors=True)
+
+    def _cleanup(self):
+        """Remove what _prepare made besides the logs (after the last boot)."""
 
     def _read_console(self):
         fd = self.proc.stdout.fileno()
@@ -595,6 +626,15 @@ class Guest:
                 self.qmp.execute("quit", timeout=10)
             except Exception:
                 pass
+        self._reap(timeout)
+        if self in live_guests:
+            live_guests.remove(self)
+        self._cleanup()
+        shutil.rmtree(self._tmp, ignore_errors=True)
+
+    def _reap(self, timeout):
+        """Wait for QEMU to exit (kill it after timeout seconds) and close
+        what belonged to that process."""
         try:
             self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -602,6 +642,8 @@ class Guest:
             self.proc.wait()
         if self.qmp:
             self.qmp.close()
+            self.qmp.log.close()
+            self.qmp = None
         self._reader.join(5)
         self._console.close()
         self._qemu_log.close()
@@ -609,9 +651,6 @@ class Guest:
         if self.proc.returncode not in (0, None):
             progress("%s: QEMU exited with %s; see %s/qemu.log"
                      % (self.name, self.proc.returncode, self.logdir))
-        if self in live_guests:
-            live_guests.remove(self)
-        shutil.rmtree(self._tmp, ignore_errors=True)
         self.proc = None
 
     # -- the console
@@ -720,6 +759,210 @@ class Guest:
             raise self._fail("unclean kernel log:\n  " + "\n  ".join(problems))
 
 
+# ------------------------------------------------------------ disk guests
+
+class Image:
+    """A guest disk image made by vm/image/build.sh: disk.qcow2 (a Debian
+    system that boots with its own boot loader), repo.img (the local apt
+    repository its scenarios install from; may be absent) and manifest
+    (key=value lines: suite, kernel, repo packages, ...)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.disk = os.path.join(path, "disk.qcow2")
+        repo = os.path.join(path, "repo.img")
+        self.repo = repo if os.path.exists(repo) else None
+        self.manifest = {}
+        with open(os.path.join(path, "manifest")) as f:
+            for line in f:
+                key, sep, value = line.rstrip("\n").partition("=")
+                if sep:
+                    self.manifest[key] = value
+        self.name = self.manifest.get("name", os.path.basename(path))
+
+
+_images = {}
+
+
+def image(name):
+    """Build (once per recipe) and return the Image called name
+    (vm/image/build.sh: bookworm, trixie, trixie-bpo)."""
+    if name not in _images:
+        out = subprocess.run([os.path.join(TOP, "vm", "image", "build.sh"), name],
+                             stdout=subprocess.PIPE, check=False)
+        if out.returncode != 0:
+            raise GuestError("vm/image/build.sh %s failed (see its log above)" % name)
+        _images[name] = Image(out.stdout.decode().strip().splitlines()[-1])
+    return _images[name]
+
+
+def _need_host_packages(*pkgs):
+    subprocess.run(["bash", "-c", '. "$1/scripts/lib.sh" && shift && need_host_packages "$@"',
+                    "-", TOP] + list(pkgs), check=True, stdout=subprocess.DEVNULL)
+
+
+def make_ext4(path, files, label):
+    """Write an ext4 image holding files ({path inside: host path or
+    bytes}), made without mounting (mke2fs -d)."""
+    with tempfile.TemporaryDirectory(prefix="pcl-ext4-") as root:
+        for rel, src in files.items():
+            dst = os.path.join(root, rel.lstrip("/"))
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            if isinstance(src, (bytes, bytearray)):
+                with open(dst, "wb") as f:
+                    f.write(src)
+            else:
+                shutil.copyfile(src, dst)
+                shutil.copymode(src, dst)
+        size = sum(os.path.getsize(os.path.join(d, n))
+                   for d, _, names in os.walk(root) for n in names)
+        mib = (size * 5 // 4 >> 20) + 16
+        if os.path.exists(path):
+            os.unlink(path)
+        subprocess.run(["mke2fs", "-q", "-F", "-t", "ext4", "-L", label, "-d", root,
+                        path, "%dM" % mib], check=True, stdout=subprocess.DEVNULL)
+
+
+class DiskGuest(Guest):
+    """A whole Debian system booted from a disk image (vm/image/build.sh):
+    the disk's boot loader, systemd, udev, apt and dkms, as a user has
+    them.  The same console, QMP and kernel-log API as Guest; the shell is
+    bash as root on ttyS0, the kernel console is ttyS1.
+
+    name        log directory name under $PCL_CACHE/logs
+    image       an image name (bookworm, trixie, trixie-bpo) or an Image;
+                the guest writes to a qcow2 overlay of its disk (under
+                $PCL_CACHE/guest/overlays, removed at stop unless
+                PCL_KEEP_DISKS=1), so the image itself never changes
+    disk        instead of image: a disk file used as is, written to
+    files       {"/pcl/...": host path or bytes}: a read-only disk the
+                guest mounts on /pcl (/pcl/bin is on the shell's PATH)
+    qemu_args   more QEMU arguments (-device i82092,id=pcc, cards, ...)
+    kernel_boot (vmlinuz, initrd, cmdline): boot that kernel directly
+                instead of the disk's boot loader (the image build's
+                first boot, before a boot loader is installed)
+
+    The image's local apt repository (its repo.img) is attached read-only
+    and mounted on /media/pcl-repo; apt knows no other source and the
+    guest has no network, so a run installs the same packages every time.
+    """
+
+    def __init__(self, name, image="bookworm", disk=None, files=None, qemu_args=(),
+                 memory=1024, smp=2, boot_timeout=600.0, kernel_boot=None):
+        super().__init__(name, files=files, qemu_args=qemu_args, memory=memory,
+                         smp=smp, boot_timeout=boot_timeout)
+        for path in self.files:
+            if not path.startswith("/pcl/"):
+                raise ValueError("disk guests take files under /pcl/ only: %s" % path)
+        self.image_name = image
+        self.image = None
+        self.disk = disk
+        self.kernel_boot = kernel_boot
+        self.system_state = None
+        self.boots = 0
+        self._overlay = None
+
+    def _boot_args(self, batch):
+        _need_host_packages("qemu-utils", "e2fsprogs")
+        if self.disk is None:
+            self.image = self.image_name if isinstance(self.image_name, Image) \
+                else image(self.image_name)
+            odir = os.path.join(CACHE, "guest", "overlays")
+            os.makedirs(odir, exist_ok=True)
+            self._overlay = os.path.join(odir, self.name + ".qcow2")
+            if os.path.exists(self._overlay):
+                os.unlink(self._overlay)
+            subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "qcow2",
+                            "-b", self.image.disk, self._overlay], check=True)
+            # A throwaway overlay: the guest's flushes (dpkg syncs every
+            # file it unpacks) need not reach the host's disk.
+            root, repo, cache = self._overlay, self.image.repo, ",cache.no-flush=on"
+        else:
+            root, repo, cache = self.disk, None, ""
+        args = ["-blockdev", "driver=qcow2,node-name=root,file.driver=file,file.filename="
+                + root + cache,
+                "-device", "virtio-blk-pci,drive=root,bootindex=1"]
+        if repo:
+            args += ["-drive", "if=none,id=repo,format=raw,readonly=on,file=" + repo,
+                     "-device", "virtio-blk-pci,drive=repo"]
+        # Always there, if empty: the guest's fstab waits for it.
+        files_img = os.path.join(self._tmp, "files.img")
+        make_ext4(files_img, {p[len("/pcl/"):]: src for p, src in self.files.items()},
+                  "pcl-files")
+        args += ["-drive", "if=none,id=files,format=raw,readonly=on,file=" + files_img,
+                 "-device", "virtio-blk-pci,drive=files"]
+        if self.kernel_boot:
+            vmlinuz, initrd, cmdline = self.kernel_boot
+            args += ["-kernel", vmlinuz, "-initrd", initrd,
+                     "-append", "console=ttyS1,115200 panic=-1 " + cmdline]
+        return args
+
+    def _describe(self):
+        if self.image:
+            return "image %s" % self.image.name
+        return "disk %s" % self.disk
+
+    def _after_boot(self):
+        self.boots += 1
+        # Typed commands need no echo in the transcript (bash reads plain
+        # lines: --noediting); the markers come from the commands' output.
+        self.check("stty -F /dev/ttyS0 -echo")
+        out, _ = self.run("systemctl is-system-running --wait", timeout=self.boot_timeout)
+        self.system_state = out.strip()
+        if self.system_state != "running":
+            progress("%s: system is %s: %s" % (self.name, self.system_state,
+                                                " ".join(self.failed_units())))
+
+    def failed_units(self):
+        out = self.check("systemctl list-units --failed --plain --no-legend")
+        return [line.split()[0] for line in out.splitlines() if line.strip()]
+
+    def _send_line(self, line):
+        self._commands.write("[-] %s (no answer expected)\n" % line)
+        self._commands.flush()
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def _wait_exit(self, what, timeout):
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise self._fail("QEMU still runs %.0f s after %s" % (timeout, what))
+
+    def reboot(self, timeout=300.0):
+        """Reboot as the guest's user would (systemctl reboot) and wait
+        for the shell of the next boot.  QEMU runs with -no-reboot, so it
+        exits at the reset; a new QEMU process with the same disks and
+        devices powers the machine on again (cards given by -device are
+        in their slots from power-on; cards added over QMP are not)."""
+        t0 = time.monotonic()
+        self._send_line("systemctl reboot")
+        self._wait_exit("systemctl reboot", timeout)
+        down = time.monotonic() - t0
+        self._reap(10)
+        for log in ("console.log", "commands.log"):
+            with open(os.path.join(self.logdir, log), "a") as f:
+                f.write("\n===== pclguest: reboot (shut down in %.1f s) =====\n" % down)
+        progress("%s: rebooting (shut down in %.1f s)" % (self.name, down))
+        self._launch()
+
+    def poweroff(self, timeout=300.0):
+        """Shut the guest down cleanly (systemctl poweroff): the end of a
+        guest whose disk is kept (the image build)."""
+        self._send_line("systemctl poweroff")
+        self._wait_exit("systemctl poweroff", timeout)
+        self._reap(10)
+        if self in live_guests:
+            live_guests.remove(self)
+        self._cleanup()
+        shutil.rmtree(self._tmp, ignore_errors=True)
+
+    def _cleanup(self):
+        if self._overlay and os.environ.get("PCL_KEEP_DISKS") != "1":
+            if os.path.exists(self._overlay):
+                os.unlink(self._overlay)
+
+
 def make_image(path, size, seed):
     """Write a disk image of deterministic pseudo-random bytes (never an
     MBR signature, so the guest finds no partition table); return its
@@ -738,14 +981,24 @@ def main(argv):
         prog="vm/guest/pclguest.py",
         description="Boot a test guest with its shell on this terminal "
                     "(Ctrl-A X quits), e.g. pclguest.py -k 6.1 -l pata_pcmcia,i82092 "
-                    "-- -device i82092,id=pcc")
+                    "-- -device i82092,id=pcc, or a disk image: pclguest.py "
+                    "--image bookworm -- -device i82092,id=pcc")
     p.add_argument("-k", "--kernel", default="6.1")
     p.add_argument("-m", "--modules", default="", help="modules to include (comma list)")
     p.add_argument("-l", "--load", default="", help="modules /init loads (comma list)")
     p.add_argument("--ko", action="append", default=[], help="an out-of-tree .ko for /pcl/ko")
     p.add_argument("--initramfs", action="store_true", help="only build it; print its path")
+    p.add_argument("--image", help="boot this disk image of vm/image/build.sh instead "
+                                   "(a qcow2 overlay; the image is not changed)")
+    p.add_argument("--file", action="append", default=[], metavar="GUEST=HOST",
+                   help="with --image: a file for the guest's /pcl disk")
     p.add_argument("qemu_args", nargs="*")
     a = p.parse_args(argv)
+    if a.image:
+        files = dict(f.split("=", 1) for f in a.file)
+        g = DiskGuest("interactive-" + a.image, image=a.image, files=files,
+                      qemu_args=a.qemu_args)
+        return g.interactive()
     split = [m for m in ",".join((a.modules, a.load)).split(",") if m]
     g = Guest("interactive", kernel=a.kernel, modules=split,
               load=[m for m in a.load.split(",") if m], extra_ko=a.ko,
