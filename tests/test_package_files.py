@@ -90,6 +90,7 @@ def test_deb_carries_the_dkms_tree(deb, tmp_path):
     for rel in sorted(driver_sources()) + ["Kbuild", "Makefile", "compat.h",
                                            "drivers.list", "drivers.sh"]:
         assert (tree / "src" / rel).is_file(), "%s missing from the .deb" % rel
+    assert (tmp_path / "usr" / "include" / "pcmcia-legacy" / "cm4000_cs.h").is_file()
     # nothing built slipped in
     built = [p.name for p in tree.rglob("*") if p.suffix in (".o", ".ko", ".cmd")]
     assert built == []
@@ -133,6 +134,7 @@ def test_rpm_contents_and_scripts(rpm):
     for rel in driver_sources():
         assert "%s/src/%s" % (tree, rel) in files
     assert "/usr/src" not in files, "the package must not own /usr/src"
+    assert "/usr/include/pcmcia-legacy/cm4000_cs.h" in files
     scripts = pk.run(["rpm", "-qp", "--scripts", str(path)], check=True).stdout
     post = scripts.split("preuninstall scriptlet")[0]
     preun = scripts.split("preuninstall scriptlet")[1]
