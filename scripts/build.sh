@@ -28,9 +28,12 @@ build_dir()
 	echo "$PCL_CACHE/build/$1"
 }
 
+# Where a kernel's built modules go: $PCL_CACHE/modules/KVER, or
+# PCL_MODULES_OUT/KVER (a test's private copy, which no parallel build
+# can replace under it).
 modules_dir()
 {
-	echo "$PCL_CACHE/modules/$1"
+	echo "${PCL_MODULES_OUT:-$PCL_CACHE/modules}/$1"
 }
 
 # build_tree_prepare: a fresh copy of src/ for the current kernel.  It
