@@ -22,6 +22,7 @@
 #include <linux/compat.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
@@ -226,6 +227,13 @@ static void cmm_buf_read(struct cmm_dev *dev, unsigned int from, u8 *dst,
 	}
 	if (high)
 		cmm_out(dev, CMM_FLAGS1, dev->flags1);
+}
+
+/* The time @chars characters of @etus ETU each take on the wire, in us. */
+static unsigned int cmm_wire_us(struct cmm_dev *dev, unsigned int chars,
+				unsigned int etus)
+{
+	return div_u64((u64)chars * etus * dev->etu * 1000, CMM_CLOCK_KHZ);
 }
 
 /* Baud divisor, convention and guard time for the card in use. */
@@ -486,6 +494,7 @@ static int cmm_read_atr(struct cmm_dev *dev)
 		return -EIO;
 
 	scr_wait_start(&w, CMM_ATR_MUTE_MS);
+	scr_wait_expect(&w, cmm_wire_us(dev, 2, 12));	/* TS and T0 */
 	for (;;) {
 		rc = cmm_look(dev, &p);
 		/* the card is not powered before the activation has begun */
@@ -569,6 +578,8 @@ static int cmm_pps(struct cmm_dev *dev, unsigned int proto, u8 pps0,
 	dev->negotiable = false;
 
 	scr_wait_start(&w, CMM_PPS_MS);
+	scr_wait_expect(&w, cmm_wire_us(dev, n, 10 + dev->stopbits) +
+			cmm_wire_us(dev, 3, 12));
 	for (;;) {
 		rc = cmm_look(dev, &p);
 		if (rc)
@@ -860,6 +871,9 @@ static int cmm_t0(struct cmm_dev *dev, unsigned int len)
 		return cmm_failed(dev, rc);
 
 	scr_wait_start(&w, cmm_t0_timeout_ms(dev));
+	/* the header and data out; ACK, the data asked for and SW1 SW2 back */
+	scr_wait_expect(&w, cmm_wire_us(dev, send ? len : 5, 10 + dev->stopbits) +
+			cmm_wire_us(dev, len == 4 ? 2 : send ? 3 : nsend - 2, 12));
 	count = 0;
 	for (;;) {
 		rc = cmm_look(dev, &p);
@@ -923,6 +937,9 @@ static int cmm_t1(struct cmm_dev *dev, unsigned int len)
 		return cmm_failed(dev, rc);
 
 	scr_wait_start(&w, cmm_t1_timeout_ms(dev));
+	/* the block out, the guard time, and the shortest block back */
+	scr_wait_expect(&w, cmm_wire_us(dev, len, 10 + dev->stopbits) +
+			cmm_wire_us(dev, 1, 22) + cmm_wire_us(dev, 4, 11));
 	for (;;) {
 		rc = cmm_look(dev, &p);
 		if (rc)

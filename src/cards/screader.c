@@ -216,9 +216,17 @@ int scr_nap(struct scr_dev *rdr, unsigned int us)
 
 void scr_wait_start(struct scr_wait *w, unsigned int timeout_ms)
 {
+	w->start = ktime_get();
+	w->expect = w->start;
 	w->timeout_ms = timeout_ms;
 	w->nap_us = SCR_NAP_MIN_US;
-	w->deadline = ktime_add_ms(ktime_get(), timeout_ms);
+	w->deadline = ktime_add_ms(w->start, timeout_ms);
+}
+
+/* The event awaited cannot come before @us from now. */
+void scr_wait_expect(struct scr_wait *w, unsigned int us)
+{
+	w->expect = ktime_add_us(ktime_get(), us);
 }
 
 /* Something happened: the whole timeout again from now. */
@@ -230,13 +238,19 @@ void scr_wait_progress(struct scr_wait *w)
 /* One more nap: 0, -ETIMEDOUT past the deadline, or scr_nap()'s error. */
 int scr_wait_next(struct scr_dev *rdr, struct scr_wait *w)
 {
-	int rc;
+	ktime_t now = ktime_get();
+	s64 ahead = ktime_us_delta(w->expect, now);
+	unsigned int nap, cap;
 
-	if (ktime_after(ktime_get(), w->deadline))
+	if (ktime_after(now, w->deadline))
 		return -ETIMEDOUT;
-	rc = scr_nap(rdr, w->nap_us);
-	if (rc)
-		return rc;
-	w->nap_us = min(w->nap_us * 2, SCR_NAP_MAX_US);
-	return 0;
+	if (ahead > SCR_NAP_MIN_US) {
+		nap = max_t(s64, ahead / 2, SCR_NAP_MIN_US);
+	} else {
+		nap = w->nap_us;
+		cap = clamp_t(s64, ktime_us_delta(now, w->start) / 4,
+			      SCR_NAP_MIN_US, SCR_NAP_MAX_US);
+		w->nap_us = min(nap * 2, cap);
+	}
+	return scr_nap(rdr, nap);
 }

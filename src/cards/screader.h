@@ -84,19 +84,26 @@ void scr_io_end(struct scr_dev *rdr);
 int scr_nap(struct scr_dev *rdr, unsigned int us);
 
 /*
- * A polling wait: naps from SCR_NAP_MIN_US, doubling up to SCR_NAP_MAX_US,
- * until a deadline that progress may push back.
+ * A polling wait, until a deadline that progress may push back.  When the
+ * caller knows the earliest time the awaited event can come (the bytes
+ * still to cross the card's wire), the naps halve the way to it; from
+ * then on they start at SCR_NAP_MIN_US and double, up to a quarter of
+ * the time waited so far and at most SCR_NAP_MAX_US: late events cost
+ * little, and long waits few wake-ups.
  */
 #define SCR_NAP_MIN_US		50
-#define SCR_NAP_MAX_US		2000
+#define SCR_NAP_MAX_US		5000
 
 struct scr_wait {
+	ktime_t start;
+	ktime_t expect;
 	ktime_t deadline;
 	unsigned int timeout_ms;
 	unsigned int nap_us;
 };
 
 void scr_wait_start(struct scr_wait *w, unsigned int timeout_ms);
+void scr_wait_expect(struct scr_wait *w, unsigned int us);
 void scr_wait_progress(struct scr_wait *w);
 int scr_wait_next(struct scr_dev *rdr, struct scr_wait *w);
 
