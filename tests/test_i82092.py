@@ -24,7 +24,8 @@ import time
 import pytest
 
 import pclkernels as pk
-from pclguest import Guest, make_image
+from cfrig import BRIDGE, REMOVE_TIMEOUT, CfRig, qemu_args
+from pclguest import Guest
 
 # (guest kernel, kernels.matrix line whose headers build the module)
 KERNELS = [("6.1", "bookworm-6.1"), ("6.12", "bookworm-6.12"),
@@ -33,15 +34,6 @@ MODULE = "i82092"
 # Card and disk drivers first, so that they are there when a card appears
 # (pcl-insmod brings the PC Card core modules that ours needs).
 PRELOAD = ["sd_mod", "pata_pcmcia"]
-IMAGE_SIZE = 4 << 20
-BRIDGE = "pcc"                  # -device i82092,id=pcc: slots pcc.0, pcc.1
-DISK_TIMEOUT = 60               # insertion -> block device
-# A surprise eject leaves sd and libata timing out commands to the vanished
-# drive for about 78 s (see test_upstream_bridge.py), upstream's bridge
-# driver or ours alike: sd stops the disk on removal.  quiet_disk() turns
-# that off (about 5 s per eject then); commands in flight still cost
-# libata's IDENTIFY retries, 5 + 10 + 30 s.
-REMOVE_TIMEOUT = 180
 # parallel test runs: one worker per guest kernel (tests/conftest.py)
 XDIST_SPLIT = "rig"
 SOAK = os.environ.get("PCL_STRESS") == "soak"
@@ -72,84 +64,15 @@ def vermagic_release(ko):
     return out.split()[0]
 
 
-class Rig:
-    """The guest, its two slots and what is in them."""
+class Rig(CfRig):
+    """The CompactFlash rig with our bridge module."""
 
     def __init__(self, guest, images, ko_release):
-        self.g = guest
-        self.images = images            # slot -> (node name, sha256)
-        self.inserted = {0: True, 1: False}
+        super().__init__(guest, images)
         self.ko_release = ko_release
-
-    @staticmethod
-    def card_id(slot):
-        return "cf%d" % slot
 
     def load(self):
         self.g.check("pcl-insmod %s && pcl-socket-startup" % MODULE)
-
-    def insert(self, slot):
-        node, _ = self.images[slot]
-        self.g.device_add("pcmcia-cf", id=self.card_id(slot),
-                          bus="%s.%d" % (BRIDGE, slot), drive=node)
-        self.inserted[slot] = True
-
-    def eject(self, slot, wait=True):
-        self.g.device_del(self.card_id(slot))
-        self.inserted[slot] = False
-        if wait:
-            self.wait_removed(slot)
-
-    def function_dev(self, slot):
-        return "/sys/class/pcmcia_socket/pcmcia_socket%d/device/%d.0" % (slot, slot)
-
-    def wait_removed(self, slot):
-        assert self.g.wait_for("[ ! -e %s ]" % self.function_dev(slot),
-                               REMOVE_TIMEOUT), \
-            "the card of socket %d is still being removed %d s after eject" % (
-                slot, REMOVE_TIMEOUT)
-
-    def ensure(self, slot, present):
-        if self.inserted[slot] != present:
-            (self.insert if present else self.eject)(slot)
-
-    def disk_cond(self, slot):
-        return ("for d in /sys/block/sd*; do readlink -f $d; done 2>/dev/null | "
-                "grep -q '/%d\\.0/'" % slot)
-
-    def disk(self, slot):
-        out = self.g.check("for d in /sys/block/sd*; do [ -e \"$d\" ] && "
-                           "echo \"${d##*/} $(readlink -f \"$d\")\"; done; true")
-        for line in out.splitlines():
-            name, path = line.split()
-            if "/%d.0/" % slot in path:
-                return name
-        return None
-
-    def wait_disk(self, slot):
-        assert self.g.wait_for(self.disk_cond(slot), DISK_TIMEOUT), \
-            "no disk for the card in socket %d after %d s:\n%s" % (
-                slot, DISK_TIMEOUT, self.g.run("ls -l /sys/block; "
-                                               "ls /sys/bus/pcmcia/devices")[0])
-        return self.disk(slot)
-
-    def quiet_disk(self, slot, timeout=None):
-        """No STOP UNIT to this card's disk when it goes away (and, with
-        timeout, fail its commands after that many seconds)."""
-        disk = self.wait_disk(slot)
-        self.g.check("for f in /sys/block/%s/device/scsi_disk/*/manage_*start_stop; do "
-                     "[ ! -w $f ] || echo 0 > $f; done" % disk)
-        if timeout:
-            self.g.check("echo %d > /sys/block/%s/device/timeout" % (timeout, disk))
-        return disk
-
-    def checksum(self, disk):
-        return self.g.check("sha256sum /dev/%s" % disk, timeout=300).split()[0]
-
-    def assert_reads_back(self, slot):
-        disk = self.wait_disk(slot)
-        assert self.checksum(disk) == self.images[slot][1], \
-            "socket %d (/dev/%s) read back wrong data" % (slot, disk)
 
     def suspend_exits(self):
         return int(self.g.check("dmesg | grep -c 'PM: suspend exit' || true"))
@@ -161,15 +84,7 @@ def rig(request, tmp_path_factory):
     with pk.rolling_tolerance(matrix_name):
         tmp = tmp_path_factory.mktemp("cf-images-" + kernel)
         ko = build_module(matrix_name, out=tmp)
-        images, args = {}, ["-device", "i82092,id=%s" % BRIDGE]
-        for slot in (0, 1):
-            path = tmp / ("card%d.img" % slot)
-            sha = make_image(str(path), IMAGE_SIZE, seed=0x82092 + slot)
-            node = "disk%d" % slot
-            images[slot] = (node, sha)
-            args += ["-blockdev", "driver=raw,node-name=%s,file.driver=file,"
-                     "file.filename=%s" % (node, path)]
-        args += ["-device", "pcmcia-cf,id=cf0,bus=%s.0,drive=disk0" % BRIDGE]
+        images, args = qemu_args(tmp)
         guest = Guest("i82092-" + kernel, kernel=kernel, modules=PRELOAD,
                       load=PRELOAD, extra_ko=[ko], qemu_args=args)
         guest.start()

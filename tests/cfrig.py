@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""An emulated 82092AA with CompactFlash cards in its two slots, as the
+bridge tests drive it (test_upstream_bridge.py with Linux 6.1's drivers,
+test_i82092.py with ours): QEMU arguments, insertion and surprise eject
+over QMP, and what the guest makes of the cards."""
+
+from pclguest import make_image
+
+IMAGE_SIZE = 4 << 20
+BRIDGE = "pcc"                  # -device i82092,id=pcc: slots pcc.0, pcc.1
+DISK_TIMEOUT = 60               # seconds from insertion to the block device
+# Seconds from a surprise eject until the card's removal is complete.  The
+# disk leaves /sys/block at once, but then sd sends the vanished drive a
+# STOP UNIT and libata's error handling retries IDENTIFY: 30 + 5 + 10 +
+# 30 s of command timeouts (about 78 s under TCG) during which the
+# socket's pccardd is busy and the socket takes no new card.  Real
+# hardware, whose bus floats the same way, behaves alike.  quiet_disk()
+# avoids the STOP UNIT (about 5 s per eject then).
+REMOVE_TIMEOUT = 180
+
+
+def qemu_args(tmp):
+    """The bridge, two card images of deterministic bytes (backends for
+    slots 0 and 1) and a card in slot 0 at power-on.  Returns the images
+    ({slot: (node name, sha256)}) and QEMU's arguments."""
+    images, args = {}, ["-device", "i82092,id=%s" % BRIDGE]
+    for slot in (0, 1):
+        path = tmp / ("card%d.img" % slot)
+        sha = make_image(str(path), IMAGE_SIZE, seed=0x82092 + slot)
+        node = "disk%d" % slot
+        images[slot] = (node, sha)
+        args += ["-blockdev", "driver=raw,node-name=%s,file.driver=file,"
+                 "file.filename=%s" % (node, path)]
+    args += ["-device", "pcmcia-cf,id=cf0,bus=%s.0,drive=disk0" % BRIDGE]
+    return images, args
+
+
+class CfRig:
+    """The guest, its two slots and what is in them."""
+
+    def __init__(self, guest, images):
+        self.g = guest
+        self.images = images            # slot -> (node name, sha256)
+        self.inserted = {0: True, 1: False}
+
+    @staticmethod
+    def card_id(slot):
+        return "cf%d" % slot
+
+    def insert(self, slot):
+        node, _ = self.images[slot]
+        self.g.device_add("pcmcia-cf", id=self.card_id(slot),
+                          bus="%s.%d" % (BRIDGE, slot), drive=node)
+        self.inserted[slot] = True
+
+    def eject(self, slot, wait=True):
+        """Surprise-eject; unless wait is False, wait until the kernel
+        has finished removing the card."""
+        self.g.device_del(self.card_id(slot))
+        self.inserted[slot] = False
+        if wait:
+            self.wait_removed(slot)
+
+    def wait_removed(self, slot):
+        # the function's device (not its bus link, which goes first)
+        dev = "/sys/class/pcmcia_socket/pcmcia_socket%d/device/%d.0" % (slot, slot)
+        assert self.g.wait_for("[ ! -e %s ]" % dev, REMOVE_TIMEOUT), \
+            "the card of socket %d is still being removed %d s after eject" % (
+                slot, REMOVE_TIMEOUT)
+
+    def ensure(self, slot, present):
+        if self.inserted[slot] != present:
+            (self.insert if present else self.eject)(slot)
+
+    # The PC Card device of socket N is "N.0" (socket, function) under the
+    # bridge; the disk is the sd* whose sysfs path goes through it.
+    def disk_cond(self, slot):
+        return ("for d in /sys/block/sd*; do readlink -f $d; done 2>/dev/null | "
+                "grep -q '/%d\\.0/'" % slot)
+
+    def disk(self, slot):
+        out = self.g.check("for d in /sys/block/sd*; do [ -e \"$d\" ] && "
+                           "echo \"${d##*/} $(readlink -f \"$d\")\"; done; true")
+        for line in out.splitlines():
+            name, path = line.split()
+            if "/%d.0/" % slot in path:
+                return name
+        return None
+
+    def wait_disk(self, slot):
+        assert self.g.wait_for(self.disk_cond(slot), DISK_TIMEOUT), \
+            "no disk for the card in socket %d after %d s:\n%s" % (
+                slot, DISK_TIMEOUT, self.g.run("ls -l /sys/block; "
+                                               "ls /sys/bus/pcmcia/devices")[0])
+        return self.disk(slot)
+
+    def wait_no_disk(self, slot):
+        assert self.g.wait_for("! { %s; }" % self.disk_cond(slot), DISK_TIMEOUT), \
+            "the disk of socket %d is still there %d s after eject" % (slot, DISK_TIMEOUT)
+
+    def quiet_disk(self, slot, timeout=None):
+        """No STOP UNIT to this card's disk when it goes away (and, with
+        timeout, fail its commands after that many seconds)."""
+        disk = self.wait_disk(slot)
+        self.g.check("for f in /sys/block/%s/device/scsi_disk/*/manage_*start_stop; do "
+                     "[ ! -w $f ] || echo 0 > $f; done" % disk)
+        if timeout:
+            self.g.check("echo %d > /sys/block/%s/device/timeout" % (timeout, disk))
+        return disk
+
+    def checksum(self, disk):
+        return self.g.check("sha256sum /dev/%s" % disk, timeout=300).split()[0]
+
+    def assert_reads_back(self, slot):
+        disk = self.wait_disk(slot)
+        assert self.checksum(disk) == self.images[slot][1], \
+            "socket %d (/dev/%s) read back wrong data" % (slot, disk)
