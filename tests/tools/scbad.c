@@ -32,11 +32,13 @@
 #define EX_FAIL		2
 
 /*
- * Addresses no process can use: NULL, low memory, the kernel's.  Read
- * through a volatile, so that the compiler does not see them coming.
+ * Addresses no process can use: NULL, low memory, and the last page of
+ * the address space, above every task's limit (a 32-bit program on a
+ * 64-bit kernel may have its stack right below it).  Read through a
+ * volatile, so that the compiler does not see them coming.
  */
 static void *volatile bad_addr[] = {
-	NULL, (void *)8, (void *)(~(uintptr_t)0 - 0xfffff),
+	NULL, (void *)8, (void *)(~(uintptr_t)0 - 0xfff),
 };
 #define BAD_NULL	(bad_addr[0])
 #define BAD_LOW		(bad_addr[1])
