@@ -25,8 +25,8 @@ needs:
 
 Cycles per kind: CI 20, PCL_STRESS=soak (make soak) 200; PCL_CM40_EJECTS
 overrides both.  A cycle takes about 1.3 s (both readers at once).  CI
-cost on two cores: about 4.5 minutes with one worker per kernel (tests/run's
-default), about 8 one test after the other (PCL_TEST_JOBS=1).
+cost on two cores: about 4.5 minutes when tests/run's two workers take one
+kernel each (XDIST_SPLIT), about 8 one test after the other.
 """
 
 import os
