@@ -32,6 +32,8 @@ def pytest_configure(config):
                             "run in the same pytest-xdist worker")
 
 
+# tryfirst: xdist reads the groups in its own hook of the same name.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     for item in items:
         group = item.module.__name__
