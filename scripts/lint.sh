@@ -147,7 +147,9 @@ lint_sparse()
 lint_coccinelle()
 {
 	local logf=$PCL_LOGS/lint-coccinelle.log tree n rules
-	need_host_packages coccinelle || exit 1
+	# ocaml-nox: some of the kernel's rules carry OCaml scripts that spatch
+	# compiles when it runs them (coccinelle does not depend on a compiler)
+	need_host_packages coccinelle ocaml-nox || exit 1
 	kernel_scripts
 	tree=$PCL_CACHE/lint/tree
 	rm -rf "$tree"
