@@ -56,6 +56,10 @@ struct ptsreq {
 	unsigned char pts3;
 };
 
+/* The names programs written for <linux/cm4000_cs.h> use. */
+typedef struct atreq atreq_t;
+typedef struct ptsreq ptsreq_t;
+
 /*
  * The ioctls.  The size fields of the first three are that of a pointer,
  * as in the original interface, so their numbers differ between 32-bit
