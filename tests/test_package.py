@@ -1,0 +1,415 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The DKMS package in a Debian system, as users meet it: installed with
+apt in a guest booted from a disk image (vm/image/build.sh), then the
+next kernel upgrade, where the kernel packages' own DKMS hook builds what
+the new kernel lacks, a reboot, and the emulated cards working with the
+drivers that udev loads by itself.
+
+Scenario "upgrade" (bookworm image): 6.1 ships every driver, so the
+package installs and builds nothing; bookworm's 6.12 lacks the readers'
+drivers: the hook builds them, and after the reboot the CardMan 4000 and
+4040 answer (ATR, APDUs).  Then an update to bookworm's newest 6.1 ABI,
+whose postinst must not fail; then removal.
+
+Scenario "newest" (trixie image): 6.12, then trixie-backports' kernel
+(7.3), which lacks the bridge's driver too: bridge and readers built by
+the hook and working after the reboot; then removal.
+
+The guests have no network: apt installs from the image's local
+repository (what the image build downloaded for exactly these steps), so
+every run installs the same packages.  Each step is a test
+(test_scenario[SCENARIO-STEP]); the two scenarios run side by side, each
+in a thread with its own guest, and a step after a failed one fails as
+not run.  Phase times are printed at the end of each scenario and written
+to the guest's log directory (timings.txt).
+"""
+
+import glob
+import os
+import re
+import subprocess
+import threading
+import time
+
+import pytest
+
+import pclguest
+from pclguest import TOP, DiskGuest, progress
+import pclkernels as pk
+
+# Under TCG a kernel package install (unpack, initramfs, DKMS build) takes
+# minutes; leave room for a machine busy with other work.
+APT_TIMEOUT = 1800
+NODE_TIMEOUT = 90           # s from boot to a reader's device node
+BRIDGE = "pcc"
+# model, QOM id, slot, device node, driver
+READERS = [("cm4000", "rdr0", 0, "/dev/cmm0", "cm4000_cs"),
+           ("cm4040", "rdr1", 1, "/dev/cmx0", "cm4040_cs")]
+# The virtual card's default ATR and its EF 0101 (vm/qemu/hw/pcmcia/
+# iso7816-card.h; tests/screaders.py has the whole card).
+DEFAULT_ATR = "3B981380214550434C766361726452"
+EF0101_HEAD = b"pcmcia-legacy test file EF0101.\n"[:16]
+
+
+def build_deb(out):
+    """make deb into out; the path of the .deb."""
+    proc = subprocess.run([os.path.join(TOP, "scripts", "package.sh"), "deb"],
+                          env=dict(os.environ, PCL_OUT=str(out)),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert proc.returncode == 0, "make deb failed:\n" + proc.stdout.decode()[-3000:]
+    debs = glob.glob(os.path.join(str(out), "deb", "pcmcia-legacy-dkms_*_all.deb"))
+    assert len(debs) == 1, debs
+    return debs[0]
+
+
+def build_sctool():
+    out = subprocess.run([os.path.join(TOP, "tests", "tools", "build.sh")],
+                         stdout=subprocess.PIPE, check=True)
+    return os.path.join(out.stdout.decode().strip().splitlines()[-1], "sctool")
+
+
+def reader_args():
+    args = ["-device", "i82092,id=%s" % BRIDGE]
+    for model, qid, slot, _, _ in READERS:
+        args += ["-device", "%s,bus=%s.%d,id=%s" % (model, BRIDGE, slot, qid)]
+    return args
+
+
+def our_modules():
+    return [d["module"] for d in pk.drivers()]
+
+
+class Scenario:
+    """One guest and what the steps learn about it."""
+
+    def __init__(self, guest, deb):
+        self.g = guest
+        self.deb = os.path.basename(deb)
+        self.times = []             # (phase, seconds)
+        self.state = {}
+        self.failed = False
+
+    def timed(self, phase, fn, *args, **kw):
+        t0 = time.monotonic()
+        try:
+            return fn(*args, **kw)
+        finally:
+            dt = time.monotonic() - t0
+            self.times.append((phase, dt))
+            progress("%s: %s took %.0f s" % (self.g.name, phase, dt))
+
+    def report(self):
+        lines = ["%-28s %6.0f s" % (p, s) for p, s in self.times]
+        lines.append("%-28s %6.0f s" % ("total", sum(s for _, s in self.times)))
+        with open(os.path.join(self.g.logdir, "timings.txt"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        progress("%s phase times:\n  %s" % (self.g.name, "\n  ".join(lines)))
+
+    def apt(self, what, command):
+        """Run an apt command as a user would; its transcript goes to
+        apt-<what>.log in the guest's log directory.  Returns the output;
+        fails on a non-zero exit or a maintainer script that failed."""
+        # Each line stamped with the guest's time (a bash builtin: no fork
+        # per line), so that the log shows where the minutes go.
+        out, rc = self.g.run("( set -o pipefail; { %s; } 2>&1 | while IFS= read -r l; do "
+                             "printf '%%(%%T)T %%s\\n' -1 \"$l\"; done )" % command,
+                             timeout=APT_TIMEOUT)
+        with open(os.path.join(self.g.logdir, "apt-%s.log" % what), "w") as f:
+            f.write("$ %s\n%s\nexit status %d\n" % (command, out, rc))
+        assert rc == 0, "%s failed (exit %d); see apt-%s.log:\n%s" % (
+            command, rc, what, out[-3000:])
+        assert not self.failures(out), "%s: %s" % (command, "\n".join(self.failures(out)))
+        return out
+
+    @staticmethod
+    def failures(out):
+        """The lines of an apt transcript that say something failed.  A
+        kernel that ships every driver is excluded by dkms.conf's
+        BUILD_EXCLUSIVE_CONFIG; dkms 3.0.10 (bookworm) reports that skip
+        as "Error! ... BUILD_EXCLUSIVE directive ..." and then "Skipped.",
+        which is no failure.  (bookworm's kernel hooks also hide DKMS
+        failures from apt: the tests check the built modules themselves.)"""
+        return [line for line in out.splitlines()
+                if re.search(r"returned error exit status|(^|\d )E: |Error!|dpkg: error|[Ff]ailed", line)
+                and "includes a BUILD_EXCLUSIVE directive which does not match" not in line]
+
+    # -- what the guest has
+
+    def kernel_config(self, rel):
+        out = self.g.check("cat /boot/config-%s 2>/dev/null || cat /usr/lib/modules/%s/config"
+                           % (rel, rel))
+        return dict(re.findall(r"^(CONFIG_\w+)=(.*)$", out, re.M))
+
+    def lacking(self, rel):
+        """Our drivers whose upstream driver that kernel does not ship:
+        what DKMS must build for it (read from the kernel's own config)."""
+        conf = self.kernel_config(rel)
+        return sorted(d["module"] for d in pk.drivers()
+                      if conf.get(d["config"]) not in ("y", "m"))
+
+    def built(self, rel):
+        """Our modules that DKMS installed for a kernel."""
+        out = self.g.check("ls /lib/modules/%s/updates/dkms 2>/dev/null; true" % rel)
+        names = {re.sub(r"\.ko(\.[a-z]+)?$", "", n) for n in out.split()}
+        return sorted(n for n in names if n in our_modules())
+
+    def kernels(self):
+        return self.g.check("linux-version list").split()
+
+    def dkms_status(self):
+        return self.g.check("dkms status 2>&1").strip()
+
+    def module_origin(self, module):
+        """Where a module comes from: (the file modprobe loads, whether the
+        loaded copy is out of tree).  The loaded copy's taint says whose
+        it is (O: out of tree, i.e. DKMS's); where both have a srcversion,
+        the loaded one must be that file's."""
+        path = self.g.check("modinfo -n %s" % module).strip()
+        taint = self.g.check("cat /sys/module/%s/taint" % module).strip()
+        loaded = self.g.check("cat /sys/module/%s/srcversion 2>/dev/null || true"
+                              % module).strip()
+        ondisk = self.g.check("modinfo -F srcversion %s" % module).strip()
+        if loaded and ondisk:
+            assert loaded == ondisk, "%s: the loaded module is not %s" % (module, path)
+        return path, "O" in taint
+
+    # -- steps shared by the scenarios
+
+    def install_package(self):
+        self.apt("update", "apt-get update")
+        return self.apt("install-package", "cd /pcl && apt install -y ./%s" % self.deb)
+
+    def install_kernel(self, what, args):
+        """Install kernel packages; their hook must build what the new
+        kernel lacks.  Returns the new kernel release."""
+        before = set(self.kernels())
+        out = self.apt(what, "apt-get install -y %s" % args)
+        new = sorted(set(self.kernels()) - before)
+        assert len(new) == 1, "expected one new kernel, got %s" % new
+        rel = new[0]
+        want = self.lacking(rel)
+        assert self.built(rel) == want, \
+            "DKMS built %s for %s, which lacks %s" % (self.built(rel), rel, want)
+        if want:
+            # Built during the kernel's own installation, by its hook.
+            assert re.search(r"(dkms|DKMS).*%s|%s.*(dkms|DKMS)" % (re.escape(rel), re.escape(rel)),
+                             out), "no DKMS run for %s in the kernel's installation" % rel
+            status = self.dkms_status()
+            assert re.search(r"pcmcia-legacy/\S+, %s, x86_64: installed" % re.escape(rel),
+                             status), status
+        return rel
+
+    def reboot_into(self, rel):
+        self.g.reboot()
+        assert self.g.release == rel, "booted %s, not the new kernel %s" % (self.g.release, rel)
+        assert self.g.system_state == "running", \
+            "system %s; failed units: %s" % (self.g.system_state, self.g.failed_units())
+
+    def readers_work(self, rel):
+        """Cards in both slots since power-on: udev loaded the bridge's and
+        the readers' drivers by itself, and each reader answers."""
+        ours = self.built(rel)
+        for _, _, slot, node, driver in READERS:
+            assert self.g.wait_for("[ -c %s ]" % node, NODE_TIMEOUT), \
+                "no %s after boot; lsmod:\n%s" % (node, self.g.check("lsmod"))
+        for module in ["i82092"] + [r[4] for r in READERS]:
+            path, out_of_tree = self.module_origin(module)
+            if module in ours:
+                assert "/updates/dkms/" in path and out_of_tree, \
+                    "%s: loaded %s copy, modprobe finds %s" % (
+                        module, "an out-of-tree" if out_of_tree else "the in-tree", path)
+            else:
+                assert "/kernel/drivers/" in path and not out_of_tree, path
+        for model, _, _, node, _ in READERS:
+            out, rc = self.g.run("sctool -t 30 %s apdu 00A4000C020101 00B0000010" % node,
+                                 timeout=90)
+            assert rc == 0, "%s: sctool failed (%d):\n%s" % (model, rc, out)
+            assert "ATR %s" % DEFAULT_ATR in out, out
+            assert re.search(r"^R 9000$", out, re.M), out
+            assert "R %s9000" % EF0101_HEAD.hex().upper() in out, out
+
+    def remove_package(self):
+        self.apt("remove-package", "apt-get remove -y pcmcia-legacy-dkms")
+        assert self.dkms_status() == ""
+        left = self.g.check("find /lib/modules/*/updates -name '*.ko*' 2>/dev/null | "
+                            "grep -E '/(%s)\\.ko' || true" % "|".join(our_modules()))
+        assert left.strip() == "", "modules left behind:\n" + left
+        self.g.check("[ ! -e /var/lib/dkms/pcmcia-legacy ] && ! ls -d /usr/src/pcmcia-legacy-*")
+
+
+# ------------------------------------------------------------ scenarios
+
+class Upgrade(Scenario):
+    """bookworm: 6.1 → package → 6.12 → reboot → readers; 6.1 ABI update;
+    removal."""
+
+    image = "bookworm"
+
+    def step_boot(self):
+        self.timed("image (cached: a check)", pclguest.image, self.image)
+        self.timed("boot", self.g.start)
+        assert self.g.release.startswith("6.1.0-"), self.g.release
+        assert self.g.system_state == "running", self.g.failed_units()
+        assert self.lacking(self.g.release) == [], "6.1 should ship every driver"
+
+    def step_install_builds_nothing(self):
+        self.timed("install package", self.install_package)
+        assert self.built(self.g.release) == []
+        assert ": installed" not in self.dkms_status(), self.dkms_status()
+        # The in-tree drivers stay in charge: udev loaded them at boot.
+        for _, _, _, node, _ in READERS:
+            assert self.g.wait_for("[ -c %s ]" % node, NODE_TIMEOUT), \
+                "no %s on 6.1; lsmod:\n%s" % (node, self.g.check("lsmod"))
+        for module in ["i82092"] + [r[4] for r in READERS]:
+            path, out_of_tree = self.module_origin(module)
+            assert "/kernel/drivers/" in path and not out_of_tree, path
+
+    def step_kernel_upgrade(self):
+        args = self.g.image.manifest["install.kernel"]
+        self.state["new"] = self.timed("install 6.12", self.install_kernel, "install-6.12", args)
+        assert self.state["new"].startswith("6.12."), self.state["new"]
+        assert self.built(self.state["new"]) != [], "6.12 lacks the readers' drivers"
+
+    def step_reboot(self):
+        self.timed("reboot", self.reboot_into, self.state["new"])
+
+    def step_readers_work(self):
+        self.timed("readers smoke test", self.readers_work, self.state["new"])
+
+    def step_abi_update(self):
+        """bookworm's newest 6.1 ABI: its hook runs and has nothing to build."""
+        args = self.g.image.manifest["install.abi_update"]
+        assert "--reinstall" not in args, \
+            "the image build found one 6.1 ABI only: the step is a reinstall"
+        rel = self.timed("6.1 ABI update", self.install_kernel, "abi-update", args)
+        assert rel.startswith("6.1.0-"), rel
+        assert self.built(rel) == []
+        assert self.built(self.state["new"]) != [], "the update lost 6.12's modules"
+
+    def step_kernel_log_clean(self):
+        self.g.assert_clean_kernel_log()
+
+    def step_remove(self):
+        self.timed("remove package", self.remove_package)
+
+
+class Newest(Scenario):
+    """trixie: 6.12 → package → trixie-backports' kernel → reboot → bridge
+    and readers ours; removal."""
+
+    image = "trixie"
+
+    def step_boot(self):
+        self.timed("image (cached: a check)", pclguest.image, self.image)
+        self.timed("boot", self.g.start)
+        assert self.g.release.startswith("6.12."), self.g.release
+        assert self.g.system_state == "running", self.g.failed_units()
+
+    def step_install_builds_what_6_12_lacks(self):
+        self.timed("install package", self.install_package)
+        rel = self.g.release
+        assert self.built(rel) == self.lacking(rel)
+
+    def step_kernel_upgrade(self):
+        args = self.g.image.manifest["install.kernel"]
+        self.state["new"] = self.timed("install backports kernel", self.install_kernel,
+                                       "install-bpo", args)
+        assert "i82092" in self.built(self.state["new"]), \
+            "the backports kernel (%s) should lack i82092" % self.state["new"]
+
+    def step_reboot(self):
+        self.timed("reboot", self.reboot_into, self.state["new"])
+
+    def step_bridge_and_readers_work(self):
+        self.timed("readers smoke test", self.readers_work, self.state["new"])
+
+    def step_kernel_log_clean(self):
+        self.g.assert_clean_kernel_log()
+
+    def step_remove(self):
+        self.timed("remove package", self.remove_package)
+
+
+SCENARIOS = {"upgrade": Upgrade, "newest": Newest}
+
+
+def steps(cls):
+    """A scenario's steps, in the order they are written."""
+    return [name[len("step_"):] for name in cls.__dict__ if name.startswith("step_")]
+
+
+class Run(threading.Thread):
+    """One scenario in a thread of its own: the scenarios' guests run side
+    by side (each is mostly one busy vCPU under TCG; the machine has two
+    cores).  Tests wait for their step's outcome."""
+
+    def __init__(self, cls, deb, sctool):
+        super().__init__(name="scenario-" + cls.__name__, daemon=True)
+        g = DiskGuest("package-" + cls.__name__.lower(), image=cls.image,
+                      files={"/pcl/" + os.path.basename(deb): deb, "/pcl/bin/sctool": sctool},
+                      qemu_args=reader_args())
+        self.s = cls(g, deb)
+        self.outcome = {}           # step -> None (passed) or exception
+        self.cond = threading.Condition()
+
+    def run(self):
+        failed = None
+        try:
+            for step in steps(type(self.s)):
+                if failed is None:
+                    try:
+                        getattr(self.s, "step_" + step)()
+                        result = None
+                    except BaseException as e:      # noqa: B902 - reported by its test
+                        result = failed = e
+                        failed.step = step
+                else:
+                    result = AssertionError("not run: step %r failed before (%s)"
+                                            % (failed.step, str(failed).splitlines()[0]
+                                               if str(failed) else type(failed).__name__))
+                with self.cond:
+                    self.outcome[step] = result
+                    self.cond.notify_all()
+        finally:
+            try:
+                self.s.report()
+            finally:
+                self.s.g.stop()
+
+    def result(self, step):
+        with self.cond:
+            while step not in self.outcome:
+                self.cond.wait(5)
+            error = self.outcome[step]
+        if error is not None:
+            raise error
+
+
+@pytest.fixture(scope="module")
+def deb(tmp_path_factory):
+    return build_deb(tmp_path_factory.mktemp("package"))
+
+
+@pytest.fixture(scope="module")
+def runs(request, deb):
+    """The selected tests' scenarios, started together."""
+    wanted = {item.callspec.params["case"][0] for item in request.session.items
+              if item.module.__name__ == __name__ and hasattr(item, "callspec")}
+    sctool = build_sctool()
+    runs = {name: Run(SCENARIOS[name], deb, sctool) for name in SCENARIOS if name in wanted}
+    t0 = time.monotonic()
+    for r in runs.values():
+        r.start()
+    yield runs
+    for r in runs.values():
+        r.join()
+    progress("package scenarios %s: %.0f s wall clock" % (", ".join(runs), time.monotonic() - t0))
+
+
+CASES = [(name, step) for name, cls in SCENARIOS.items() for step in steps(cls)]
+
+
+@pytest.mark.parametrize("case", CASES, ids=["%s-%s" % c for c in CASES])
+def test_scenario(runs, case):
+    name, step = case
+    runs[name].result(step)
