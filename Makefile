@@ -17,7 +17,7 @@ KVER ?=
 # (for development and the tests; DKMS installs never set it).
 export PCL_ALL_DRIVERS
 
-.PHONY: all help modules matrix lint qemu check soak deb rpm clean
+.PHONY: all help demo modules matrix lint qemu check soak deb rpm clean
 
 all: help
 
@@ -30,6 +30,9 @@ help:
 	@echo 'make lint                 checkpatch --strict, sparse and Coccinelle over src/'
 	@echo 'make qemu                 build QEMU with the emulated PC Card hardware'
 	@echo 'make deb / make rpm       build the DKMS packages into out/'
+
+demo:
+	@scripts/demo.sh
 
 modules:
 	@scripts/modules.sh $(KVER)
