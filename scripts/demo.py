@@ -11,6 +11,7 @@ usage: scripts/demo.py IMAGE
 
 import glob
 import os
+import re
 import sys
 import tempfile
 import time
@@ -30,7 +31,9 @@ def step(msg):
 def show(g, command, timeout=120, tail=None):
     print("guest# %s" % command, flush=True)
     out, rc = g.run(command + " 2>&1", timeout=timeout)
-    lines = out.rstrip("\n").splitlines()
+    # apt's progress counters say nothing once the command is over
+    lines = [line for line in out.rstrip("\n").splitlines()
+             if not re.match(r"^\(Reading database \.\.\. *\d+%$", line)]
     if tail and len(lines) > tail:
         print("  [... %d lines ...]" % (len(lines) - tail))
         lines = lines[-tail:]
