@@ -39,6 +39,11 @@ static void exca_write16(struct pcl_exca *exca, unsigned int reg, u16 val)
 	exca->bus->write(exca, reg + 1, val >> 8);
 }
 
+static u16 exca_read16(struct pcl_exca *exca, unsigned int reg)
+{
+	return exca->bus->read(exca, reg) | exca->bus->read(exca, reg + 1) << 8;
+}
+
 static void exca_update(struct pcl_exca *exca, unsigned int reg, u8 clear,
 			u8 set)
 {
@@ -276,6 +281,28 @@ static bool exca_mem_range_ok(struct pcl_exca *exca, u64 start, u64 end)
 	return end <= U32_MAX && (start >> 24) == (end >> 24);
 }
 
+/*
+ * Whether memory window n is on and decodes exactly these host addresses.
+ * The CIS reader re-points such a window at another card address every
+ * few bytes it reads; then only the offset register needs writing, not
+ * the window switched off and on again (which in an emulator remaps the
+ * guest's memory each time).
+ */
+static bool exca_mem_win_is(struct pcl_exca *exca, unsigned int n,
+			    u16 start_reg, u16 stop_reg, u8 page)
+{
+	unsigned int base = EXCA_MEMWIN(n);
+
+	lockdep_assert_held(&exca->lock);
+	if (!(exca->bus->read(exca, EXCA_WINEN) & EXCA_WIN_MEM(n)))
+		return false;
+	if (exca_read16(exca, base + EXCA_MEMWIN_START) != start_reg ||
+	    exca_read16(exca, base + EXCA_MEMWIN_STOP) != stop_reg)
+		return false;
+	return !(exca->caps & PCL_EXCA_PAGE_REGS) ||
+	       exca->bus->read(exca, EXCA_MEMWIN_PAGE(n)) == page;
+}
+
 int pcl_exca_set_mem_map(struct pcl_exca *exca,
 			 const struct pccard_mem_map *mem)
 {
@@ -321,6 +348,11 @@ int pcl_exca_set_mem_map(struct pcl_exca *exca,
 		mem->card_start, mem->flags);
 
 	spin_lock_irqsave(&exca->lock, flags);
+	if ((mem->flags & MAP_ACTIVE) &&
+	    exca_mem_win_is(exca, n, start_reg, stop_reg, start >> 24)) {
+		exca_write16(exca, base + EXCA_MEMWIN_OFFSET, offset_reg);
+		goto out;
+	}
 	exca_update(exca, EXCA_WINEN, EXCA_WIN_MEM(n), 0);
 	exca_write16(exca, base + EXCA_MEMWIN_START, start_reg);
 	exca_write16(exca, base + EXCA_MEMWIN_STOP, stop_reg);
@@ -329,6 +361,7 @@ int pcl_exca_set_mem_map(struct pcl_exca *exca,
 		exca->bus->write(exca, EXCA_MEMWIN_PAGE(n), start >> 24);
 	if (mem->flags & MAP_ACTIVE)
 		exca_update(exca, EXCA_WINEN, 0, EXCA_WIN_MEM(n));
+out:
 	spin_unlock_irqrestore(&exca->lock, flags);
 	return 0;
 }
