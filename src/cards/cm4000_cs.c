@@ -1296,11 +1296,6 @@ static struct scr_driver cmm_scr = {
 
 /* ---- the PC Card ---- */
 
-static int cmm_config_check(struct pcmcia_device *link, void *priv)
-{
-	return pcmcia_request_io(link);
-}
-
 static int cmm_probe(struct pcmcia_device *link)
 {
 	struct cmm_dev *dev;
@@ -1310,11 +1305,7 @@ static int cmm_probe(struct pcmcia_device *link)
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	if (!dev)
 		return -ENOMEM;
-	link->config_flags |= CONF_AUTO_SET_IO;
-	rc = pcmcia_loop_config(link, cmm_config_check, NULL);
-	if (rc)
-		goto disable;
-	rc = pcmcia_enable_device(link);
+	rc = scr_enable(link);
 	if (rc)
 		goto disable;
 

@@ -466,11 +466,6 @@ static struct scr_driver cmx_scr = {
 
 /* ---- the PC Card ---- */
 
-static int cmx_config_check(struct pcmcia_device *link, void *priv)
-{
-	return pcmcia_request_io(link);
-}
-
 static int cmx_probe(struct pcmcia_device *link)
 {
 	struct cmx_dev *dev;
@@ -480,11 +475,7 @@ static int cmx_probe(struct pcmcia_device *link)
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	if (!dev)
 		return -ENOMEM;
-	link->config_flags |= CONF_AUTO_SET_IO;
-	rc = pcmcia_loop_config(link, cmx_config_check, NULL);
-	if (rc)
-		goto disable;
-	rc = pcmcia_enable_device(link);
+	rc = scr_enable(link);
 	if (rc)
 		goto disable;
 

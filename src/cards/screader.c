@@ -17,6 +17,23 @@
 #include "compat.h"
 #include "screader.h"
 
+static int scr_config_check(struct pcmcia_device *link, void *priv)
+{
+	return pcmcia_request_io(link);
+}
+
+/* Both readers are one I/O window, wherever the CIS allows it. */
+int scr_enable(struct pcmcia_device *link)
+{
+	int rc;
+
+	link->config_flags |= CONF_AUTO_SET_IO;
+	rc = pcmcia_loop_config(link, scr_config_check, NULL);
+	if (rc)
+		return rc;
+	return pcmcia_enable_device(link);
+}
+
 void scr_init(struct scr_dev *rdr, struct scr_driver *drv,
 	      struct pcmcia_device *link)
 {

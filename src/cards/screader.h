@@ -64,6 +64,7 @@ struct scr_dev {
 	wait_queue_head_t wq;		/* gone, and the driver's own events */
 };
 
+int scr_enable(struct pcmcia_device *link);
 void scr_init(struct scr_dev *rdr, struct scr_driver *drv,
 	      struct pcmcia_device *link);
 int scr_add(struct scr_dev *rdr);
