@@ -424,13 +424,14 @@ class QMP:
 # ------------------------------------------------------------------ guest
 
 # A clean kernel log (shared/notes/guest-kernels.md): none of these, and no
-# taint but O (out-of-tree module) and E (unsigned module).
+# taint but O (out-of-tree module) and E (unsigned module).  RCU stalls
+# too: a driver that keeps a CPU busy for 20 s is broken, emulated or not.
 LOG_PROBLEMS = [
     re.compile(p) for p in (
         r"WARNING:", r"BUG:", r"\bOops\b", r"general protection fault",
         r"Kernel panic", r"\blockdep\b", r"possible (circular|recursive) locking",
         r"KASAN", r"UBSAN:", r"blocked for more than \d+ seconds",
-        r"hung_task")
+        r"hung_task", r"\brcu: INFO: .*detected stall")
 ]
 TAINT_FLAGS = "PFSRMBUDAWCIOELKXTNJ"     # bit n is TAINT_FLAGS[n]
 ALLOWED_TAINT = "OE"
@@ -569,10 +570,11 @@ class Guest:
         self._reader.start()
         try:
             self.qmp = QMP(self._qmp_path, open(os.path.join(self.logdir, "qmp.log"), "ab"))
-            m = self.expect(rb"pcl-init: ready (\S+)", self.boot_timeout, what="the guest's init")
-            self.release = m.group(1).decode()
+            self.expect(rb"pcl-init: ready ", self.boot_timeout, what="the guest's init")
             self.boot_seconds = time.monotonic() - t0
             self.check("PS1='pcl# '")
+            # not from the banner, whose line may reach us in pieces
+            self.release = self.check("uname -r").strip()
             self._after_boot()
         except Exception:
             self.stop()
