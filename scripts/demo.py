@@ -70,7 +70,7 @@ def main(image):
             step("installing the package: apt install ./%s (DKMS builds what this kernel "
                  "lacks; a few minutes under TCG)" % os.path.basename(deb))
             show(g, "apt-get update -q", timeout=300, tail=3)
-            show(g, "cd /pcl && apt install -y ./%s" % os.path.basename(deb), timeout=1800, tail=25)
+            show(g, "cd /pcl && apt install -y -q ./%s" % os.path.basename(deb), timeout=1800, tail=25)
             show(g, "dkms status")
             step("loading the bridge driver: the cards in its sockets bind by themselves (udev)")
             show(g, "modprobe i82092")
@@ -84,7 +84,12 @@ def main(image):
             show(g, "mount -o ro /dev/sda /mnt && cat /mnt/hello.txt && umount /mnt")
             step("the CardMan 4000: the card's ATR, then SELECT and READ BINARY")
             show(g, "sctool -t 30 /dev/cmm0 apdu 00A4000C020101 00B0000020")
-            step("done: the package works on %s; guest logs in %s" % (g.release, g.logdir))
+            problems = g.kernel_log_problems()
+            if problems:
+                raise SystemExit("demo: the guest's kernel log is not clean:\n  %s\nguest logs: %s"
+                                 % ("\n  ".join(problems), g.logdir))
+            step("done: the package works on %s, and the kernel log is clean; guest logs in %s"
+                 % (g.release, g.logdir))
         finally:
             g.stop()
     return 0
