@@ -27,6 +27,7 @@ to the guest's log directory (timings.txt).
 import glob
 import os
 import re
+import resource
 import subprocess
 import threading
 import time
@@ -36,19 +37,15 @@ import pytest
 import pclguest
 from pclguest import TOP, DiskGuest, progress
 import pclkernels as pk
+from screaders import (DEFAULT_ATR, EF0101, NODE_TIMEOUT, READERS, build_tools,
+                       reader_args)
 
 # Under TCG a kernel package install (unpack, initramfs, DKMS build) takes
 # minutes; leave room for a machine busy with other work.
 APT_TIMEOUT = 1800
-NODE_TIMEOUT = 90           # s from boot to a reader's device node
-BRIDGE = "pcc"
-# model, QOM id, slot, device node, driver
-READERS = [("cm4000", "rdr0", 0, "/dev/cmm0", "cm4000_cs"),
-           ("cm4040", "rdr1", 1, "/dev/cmx0", "cm4040_cs")]
-# The virtual card's default ATR and its EF 0101 (vm/qemu/hw/pcmcia/
-# iso7816-card.h; tests/screaders.py has the whole card).
-DEFAULT_ATR = "3B981380214550434C766361726452"
-EF0101_HEAD = b"pcmcia-legacy test file EF0101.\n"[:16]
+MODELS = ["cm4000", "cm4040"]   # one CardMan in each socket of the 82092
+# parallel test runs: the longest file, its worker starts with it
+XDIST_EARLY = True
 
 
 def build_deb(out):
@@ -60,19 +57,6 @@ def build_deb(out):
     debs = glob.glob(os.path.join(str(out), "deb", "pcmcia-legacy-dkms_*_all.deb"))
     assert len(debs) == 1, debs
     return debs[0]
-
-
-def build_sctool():
-    out = subprocess.run([os.path.join(TOP, "tests", "tools", "build.sh")],
-                         stdout=subprocess.PIPE, check=True)
-    return os.path.join(out.stdout.decode().strip().splitlines()[-1], "sctool")
-
-
-def reader_args():
-    args = ["-device", "i82092,id=%s" % BRIDGE]
-    for model, qid, slot, _, _ in READERS:
-        args += ["-device", "%s,bus=%s.%d,id=%s" % (model, BRIDGE, slot, qid)]
-    return args
 
 
 def our_modules():
@@ -87,7 +71,6 @@ class Scenario:
         self.deb = os.path.basename(deb)
         self.times = []             # (phase, seconds)
         self.state = {}
-        self.failed = False
 
     def timed(self, phase, fn, *args, **kw):
         t0 = time.monotonic()
@@ -209,10 +192,8 @@ class Scenario:
         """Cards in both slots since power-on: udev loaded the bridge's and
         the readers' drivers by itself, and each reader answers."""
         ours = self.built(rel)
-        for _, _, slot, node, driver in READERS:
-            assert self.g.wait_for("[ -c %s ]" % node, NODE_TIMEOUT), \
-                "no %s after boot; lsmod:\n%s" % (node, self.g.check("lsmod"))
-        for module in ["i82092"] + [r[4] for r in READERS]:
+        self.wait_nodes()
+        for module in ["i82092"] + [READERS[m][3] for m in MODELS]:
             path, out_of_tree = self.module_origin(module)
             if module in ours:
                 assert "/updates/dkms/" in path and out_of_tree, \
@@ -220,13 +201,20 @@ class Scenario:
                         module, "an out-of-tree" if out_of_tree else "the in-tree", path)
             else:
                 assert "/kernel/drivers/" in path and not out_of_tree, path
-        for model, _, _, node, _ in READERS:
-            out, rc = self.g.run("sctool -t 30 %s apdu 00A4000C020101 00B0000010" % node,
-                                 timeout=90)
+        for model in MODELS:
+            out, rc = self.g.run("sctool -t 30 %s apdu 00A4000C020101 00B0000010"
+                                 % READERS[model][2], timeout=90)
             assert rc == 0, "%s: sctool failed (%d):\n%s" % (model, rc, out)
             assert "ATR %s" % DEFAULT_ATR in out, out
             assert re.search(r"^R 9000$", out, re.M), out
-            assert "R %s9000" % EF0101_HEAD.hex().upper() in out, out
+            assert "R %s9000" % EF0101[:16].hex().upper() in out, out
+
+    def wait_nodes(self):
+        """The readers' device nodes appear: udev loaded the drivers."""
+        for model in MODELS:
+            node = READERS[model][2]
+            assert self.g.wait_for("[ -c %s ]" % node, NODE_TIMEOUT), \
+                "no %s on %s; lsmod:\n%s" % (node, self.g.release, self.g.check("lsmod"))
 
     def remove_package(self):
         self.apt("remove-package", "apt-get remove -y pcmcia-legacy-dkms")
@@ -257,10 +245,8 @@ class Upgrade(Scenario):
         assert self.built(self.g.release) == []
         assert ": installed" not in self.dkms_status(), self.dkms_status()
         # The in-tree drivers stay in charge: udev loaded them at boot.
-        for _, _, _, node, _ in READERS:
-            assert self.g.wait_for("[ -c %s ]" % node, NODE_TIMEOUT), \
-                "no %s on 6.1; lsmod:\n%s" % (node, self.g.check("lsmod"))
-        for module in ["i82092"] + [r[4] for r in READERS]:
+        self.wait_nodes()
+        for module in ["i82092"] + [READERS[m][3] for m in MODELS]:
             path, out_of_tree = self.module_origin(module)
             assert "/kernel/drivers/" in path and not out_of_tree, path
 
@@ -347,7 +333,7 @@ class Run(threading.Thread):
         super().__init__(name="scenario-" + cls.__name__, daemon=True)
         g = DiskGuest("package-" + cls.__name__.lower(), image=cls.image,
                       files={"/pcl/" + os.path.basename(deb): deb, "/pcl/bin/sctool": sctool},
-                      qemu_args=reader_args())
+                      qemu_args=reader_args(MODELS))
         self.s = cls(g, deb)
         self.outcome = {}           # step -> None (passed) or exception
         self.cond = threading.Condition()
@@ -395,15 +381,28 @@ def runs(request, deb):
     """The selected tests' scenarios, started together."""
     wanted = {item.callspec.params["case"][0] for item in request.session.items
               if item.module.__name__ == __name__ and hasattr(item, "callspec")}
-    sctool = build_sctool()
+    sctool = build_tools()
     runs = {name: Run(SCENARIOS[name], deb, sctool) for name in SCENARIOS if name in wanted}
-    t0 = time.monotonic()
+    t0, cpu0 = time.monotonic(), children_cpu()
     for r in runs.values():
         r.start()
     yield runs
     for r in runs.values():
         r.join()
-    progress("package scenarios %s: %.0f s wall clock" % (", ".join(runs), time.monotonic() - t0))
+    # The CPU time of the guests (QEMU processes are children of this one;
+    # they are reaped by now): on a machine busy with other work the wall
+    # clock says little, CPU / 2 is what two idle cores would need.
+    cpu = children_cpu() - cpu0
+    summary = ("package scenarios %s: %.0f s wall clock, %.0f s CPU (CPU / 2 cores: %.0f s)"
+               % (", ".join(runs), time.monotonic() - t0, cpu, cpu / 2))
+    progress(summary)
+    with open(os.path.join(pclguest.LOGS, "package-scenarios.txt"), "w") as f:
+        f.write(summary + "\n")
+
+
+def children_cpu():
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
 
 
 CASES = [(name, step) for name, cls in SCENARIOS.items() for step in steps(cls)]
