@@ -32,9 +32,12 @@ def pytest_configure(config):
                             "run in the same pytest-xdist worker")
 
 
-# tryfirst: xdist reads the groups in its own hook of the same name.
+# tryfirst: xdist reads the groups in its own hook of the same name.  A
+# file that sets XDIST_EARLY = True (its tests are the longest) comes
+# first, so that its worker starts on it at once.
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
+    items.sort(key=lambda item: not getattr(item.module, "XDIST_EARLY", False))
     for item in items:
         group = item.module.__name__
         split = getattr(item.module, "XDIST_SPLIT", None)
