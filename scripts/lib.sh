@@ -69,26 +69,41 @@ suite_mirror()
 	esac
 }
 
-# Install host packages that are missing.  Only ever the host's own suite.
-need_host_packages()
+# The host packages of "$@" that are not installed.
+missing_host_packages()
 {
-	local missing=() p
+	local p
 	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-			missing+=("$p")
+			echo "$p"
 	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	log "installing host packages: ${missing[*]}"
-	mkdir -p "$PCL_LOGS"
-	if [ ! -e "$PCL_CACHE/.apt-updated" ] ||
-		[ -n "$(find "$PCL_CACHE/.apt-updated" -mmin +720)" ]; then
-		run_logged "$PCL_LOGS/apt-update.log" "apt-get update" apt-get update ||
-			return 1
-		touch "$PCL_CACHE/.apt-updated"
-	fi
-	run_logged "$PCL_LOGS/apt-install.log" "apt-get install ${missing[*]}" \
-		env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends "${missing[@]}"
+}
+
+# Install host packages that are missing.  Only ever the host's own suite.
+# Parallel tests and stages install at the same time: one of them holds
+# the lock and the others then find their packages there, instead of
+# failing on dpkg's lock.
+need_host_packages()
+{
+	[ -z "$(missing_host_packages "$@")" ] && return 0
+	mkdir -p "$PCL_CACHE" "$PCL_LOGS"
+	(
+		flock 7
+		missing=$(missing_host_packages "$@")
+		[ -z "$missing" ] && exit 0
+		log "installing host packages: $(echo $missing)"
+		if [ ! -e "$PCL_CACHE/.apt-updated" ] ||
+			[ -n "$(find "$PCL_CACHE/.apt-updated" -mmin +720)" ]; then
+			run_logged "$PCL_LOGS/apt-update.log" "apt-get update" \
+				apt-get -o DPkg::Lock::Timeout=600 update || exit 1
+			touch "$PCL_CACHE/.apt-updated"
+		fi
+		# the timeout waits for apt runs that are not ours
+		# shellcheck disable=SC2086 # one word per package
+		run_logged "$PCL_LOGS/apt-install.log" "apt-get install $(echo $missing)" \
+			env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			-o DPkg::Lock::Timeout=600 --no-install-recommends $missing
+	) 7>"$PCL_CACHE/.host-apt.lock"
 }
 
 # Wall-clock timing of a stage, printed when it ends.

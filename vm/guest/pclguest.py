@@ -25,14 +25,17 @@ stderr), qmp.log, cmdline.txt and, after the guest stops, dmesg.txt.
 """
 
 import base64
+import glob
 import gzip
 import hashlib
 import io
 import json
 import os
 import re
+import resource
 import shlex
 import shutil
+import signal
 import socket
 import stat
 import subprocess
@@ -55,6 +58,16 @@ COMMAND_TIMEOUT = 120.0
 
 # Guests that are running now: the test report names their logs.
 live_guests = []
+
+
+# Signals of a QEMU crash (not of a kill by us or the guest's power-off).
+CRASH_SIGNALS = (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SIGILL, signal.SIGFPE)
+
+
+def _allow_core_dumps():
+    """Core dumps for QEMU (its child processes inherit the limit)."""
+    _, hard = resource.getrlimit(resource.RLIMIT_CORE)
+    resource.setrlimit(resource.RLIMIT_CORE, (hard, hard))
 
 
 def progress(msg):
@@ -474,7 +487,7 @@ class Guest:
         self.memory = memory
         self.smp = smp
         self.boot_timeout = boot_timeout
-        self.logdir = os.path.join(LOGS, name)
+        self.logdir = os.path.abspath(os.path.join(LOGS, name))
         self.proc = None
         self.qmp = None
         self.kernel = None
@@ -505,7 +518,8 @@ class Guest:
         self._tmp = tempfile.mkdtemp(prefix="pcl-guest-")
         self._qmp_path = os.path.join(self._tmp, "qmp.sock")
         self.accel = "kvm" if os.environ.get("PCL_KVM") == "1" else "tcg"
-        argv = [qemu_binary(), "-machine", "pc", "-accel", self.accel,
+        # guest RAM stays out of a core dump (see _crash_report)
+        argv = [qemu_binary(), "-machine", "pc,dump-guest-core=off", "-accel", self.accel,
                 "-m", str(self.memory), "-smp", str(self.smp),
                 # no default devices: no VGA (the VGA hole stays free for PC
                 # Card memory windows), no NIC, no disks
@@ -562,8 +576,11 @@ class Guest:
         with self._cond:
             self._out = bytearray()
         t0 = time.monotonic()
+        _allow_core_dumps()
+        # QEMU's working directory is the log directory: a core dump lands
+        # there (every path in argv is absolute)
         self.proc = subprocess.Popen(self._argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self._qemu_log, bufsize=0)
+                                     stderr=self._qemu_log, bufsize=0, cwd=self.logdir)
         if self not in live_guests:
             live_guests.append(self)
         self._reader = threading.Thread(target=self._read_console, daemon=True)
@@ -653,7 +670,32 @@ class Guest:
         if self.proc.returncode not in (0, None):
             progress("%s: QEMU exited with %s; see %s/qemu.log"
                      % (self.name, self.proc.returncode, self.logdir))
+            if -self.proc.returncode in CRASH_SIGNALS:
+                self._crash_report()
         self.proc = None
+
+    def _crash_report(self):
+        """QEMU crashed: the backtrace of its core dump, in the logs and,
+        its first frames, in the test's output."""
+        cores = sorted(glob.glob(os.path.join(self.logdir, "core*")), key=os.path.getmtime)
+        if not cores:
+            progress("%s: no core dump in %s (core_pattern: %s)"
+                     % (self.name, self.logdir, _read("/proc/sys/kernel/core_pattern").decode().strip()))
+            return
+        if not shutil.which("gdb"):
+            progress("%s: core dump %s (install gdb for a backtrace)" % (self.name, cores[-1]))
+            return
+        out = subprocess.run(["gdb", "-batch", "-nx", "-ex", "bt 25", "-ex", "thread apply all bt 25",
+                              self.proc.args[0], cores[-1]],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
+        path = os.path.join(self.logdir, "qemu-backtrace.txt")
+        with open(path, "wb") as f:
+            f.write(out.stdout)
+        # the crashing thread: the "bt" before "thread apply all"
+        text = out.stdout.decode(errors="replace").split("\nThread ", 1)[0]
+        frames = [line for line in text.splitlines() if line.startswith("#")][:12]
+        progress("%s: QEMU crashed; backtrace in %s:\n  %s"
+                 % (self.name, path, "\n  ".join(frames)))
 
     # -- the console
 
