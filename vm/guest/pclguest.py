@@ -518,8 +518,17 @@ class Guest:
         self._tmp = tempfile.mkdtemp(prefix="pcl-guest-")
         self._qmp_path = os.path.join(self._tmp, "qmp.sock")
         self.accel = "kvm" if os.environ.get("PCL_KVM") == "1" else "tcg"
+        accel = self.accel
+        if accel == "tcg":
+            # One thread runs every vCPU in turn.  With a thread per vCPU,
+            # QEMU 7.2 swaps another vCPU's memory map under it when a
+            # guest re-maps a PC Card window (tcg_commit runs on the thread
+            # that commits), and that vCPU's next MMIO access can crash
+            # QEMU (SIGSEGV in memory_region_dispatch_write; upstream later
+            # deferred the swap to the vCPU's own thread).
+            accel += ",thread=single"
         # guest RAM stays out of a core dump (see _crash_report)
-        argv = [qemu_binary(), "-machine", "pc,dump-guest-core=off", "-accel", self.accel,
+        argv = [qemu_binary(), "-machine", "pc,dump-guest-core=off", "-accel", accel,
                 "-m", str(self.memory), "-smp", str(self.smp),
                 # no default devices: no VGA (the VGA hole stays free for PC
                 # Card memory windows), no NIC, no disks

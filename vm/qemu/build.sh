@@ -79,26 +79,42 @@ fetch_source()
 			suite_apt "$suite" apt-get source -q qemu) || return 1
 	dir=$(find "$QEMU_HOME/src" -mindepth 1 -maxdepth 1 -type d -name 'qemu-*' | head -n 1)
 	[ -n "$dir" ] || die "apt-get source left no qemu-* directory; log: $PCL_LOGS/qemu-source.log"
+	# a pristine tree: no patch of ours yet
+	: >"$dir/.pcl-patches"
 	ln -sfn "$dir" "$QEMU_HOME/tree"
 	log "source: $(dpkg-parsechangelog -l "$dir/debian/changelog" -S Version)"
 }
 
-# Our glue: the patches (applied once, detected by a reverse dry run) and
-# the link to our models.
+# The patch set a tree should have: names and contents.
+patch_set()
+{
+	(cd "$PATCHES" && sha256sum -- *.patch)
+}
+
+# Our glue: the patches and the link to our models.  A fresh source takes
+# the patches once and records them in .pcl-patches; a tree with other
+# patches (one changed or removed since, or a tree of before the record)
+# is fetched again, since a patch cannot be taken back reliably.
 add_models()
 {
-	local p t
+	local p t applied
 	t=$(tree)
-	for p in "$PATCHES"/*.patch; do
-		[ -e "$p" ] || continue
-		if patch -d "$t" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1; then
-			continue
+	applied=$(cat "$t/.pcl-patches" 2>/dev/null) || applied=unknown
+	if [ "$applied" != "$(patch_set)" ]; then
+		if [ -n "$applied" ]; then
+			log "the cached tree has other patches than vm/qemu/patches: fetching the source again"
+			PCL_QEMU_REFRESH=1 fetch_source || return 1
+			t=$(tree)
 		fi
-		log "applying $(basename "$p")"
-		# shellcheck disable=SC2094 # the patch is only read
-		run_logged "$PCL_LOGS/qemu-patch.log" "patch $(basename "$p")" \
-			patch -d "$t" -p1 -N <"$p" || return 1
-	done
+		rm -f "$t/.pcl-patches"
+		for p in "$PATCHES"/*.patch; do
+			log "applying $(basename "$p")"
+			# shellcheck disable=SC2094 # the patch is only read
+			run_logged "$PCL_LOGS/qemu-patch.log" "patch $(basename "$p")" \
+				patch -d "$t" -p1 -N <"$p" || return 1
+		done
+		patch_set >"$t/.pcl-patches"
+	fi
 	ln -sfn "$MODELS" "$t/hw/pcmcia/pcl"
 }
 
