@@ -587,7 +587,8 @@ class Guest:
         t0 = time.monotonic()
         _allow_core_dumps()
         # QEMU's working directory is the log directory: a core dump lands
-        # there (every path in argv is absolute)
+        # there.  Batch guests must pass absolute paths (the tests do); the
+        # by-hand command line (interactive) keeps the caller's directory.
         self.proc = subprocess.Popen(self._argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self._qemu_log, bufsize=0, cwd=self.logdir)
         if self not in live_guests:
