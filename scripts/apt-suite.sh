@@ -63,12 +63,40 @@ suite_apt()
 			_suite_apt_stale "$dir" || exit 0
 			_suite_apt_setup "$suite"
 			log "apt: refreshing package lists of $suite"
-			run_logged "$PCL_LOGS/apt-$suite-update.log" "apt-get update ($suite)" \
-				env APT_CONFIG="$dir/etc/apt.conf" apt-get update || exit 1
+			_suite_apt_update "$suite" "$dir" || exit 1
 			touch "$dir/state/updated"
 		) 8>"$dir/.update.lock" || return 1
 	fi
 	APT_CONFIG="$dir/etc/apt.conf" "$@"
+}
+
+# A mirror in the middle of a sync serves index files that do not match
+# its Release file for a minute or so: try again before giving up.
+_suite_apt_update()
+{
+	local suite=$1 dir=$2 try
+	for try in 1 2 3; do
+		if env APT_CONFIG="$dir/etc/apt.conf" apt-get update \
+			>"$PCL_LOGS/apt-$suite-update.log" 2>&1 &&
+			! grep -q '^E: ' "$PCL_LOGS/apt-$suite-update.log"; then
+			return 0
+		fi
+		[ "$try" -eq 3 ] && break
+		log "apt: package lists of $suite failed to download (try $try of 3); again in 30 s"
+		sleep 30
+	done
+	# A broken i386 index only costs the 32-bit kernels' headers: go on
+	# with the rest and say so; those downloads then fail on their own.
+	local log=$PCL_LOGS/apt-$suite-update.log
+	if grep -q '^E: Failed to fetch' "$log" &&
+		! grep '^E: Failed to fetch' "$log" | grep -qv '/binary-i386/'; then
+		log "apt: warning: $suite's i386 package lists failed to download; going on without them (log: $log)"
+		return 0
+	fi
+	printf 'error: apt-get update (%s) failed 3 times; log: %s\n' \
+		"$suite" "$PCL_LOGS/apt-$suite-update.log" >&2
+	tail -n 20 "$PCL_LOGS/apt-$suite-update.log" | sed 's/^/    /' >&2
+	return 1
 }
 
 _suite_apt_stale()
