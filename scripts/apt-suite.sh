@@ -70,33 +70,58 @@ suite_apt()
 	APT_CONFIG="$dir/etc/apt.conf" "$@"
 }
 
-# A mirror in the middle of a sync serves index files that do not match
-# its Release file for a minute or so: try again before giving up.
 _suite_apt_update()
 {
-	local suite=$1 dir=$2 try
-	for try in 1 2 3; do
-		if env APT_CONFIG="$dir/etc/apt.conf" apt-get update \
-			>"$PCL_LOGS/apt-$suite-update.log" 2>&1 &&
-			! grep -q '^E: ' "$PCL_LOGS/apt-$suite-update.log"; then
-			return 0
-		fi
-		[ "$try" -eq 3 ] && break
-		log "apt: package lists of $suite failed to download (try $try of 3); again in 30 s"
-		sleep 30
+	local suite=$1 dir=$2
+	apt_update_tolerant "$PCL_LOGS/apt-$suite-update.log" "apt-get update ($suite)" \
+		"$dir/etc/sources.list" env APT_CONFIG="$dir/etc/apt.conf" apt-get update
+}
+
+# apt_update_tolerant LOGFILE WHAT SOURCES CMD...: run CMD, an apt-get
+# update that reads the sources file SOURCES.  A mirror in the middle of
+# a sync serves index files that do not match its Release file: one more
+# try 20 s later.  apt then drops every suite with a bad index whole (its
+# amd64 lists too), so when all that still fails is i386 indexes (seen
+# for days on bookworm-security's), those suites' lines lose i386 and the
+# update runs once more: only the 32-bit packages of those suites are
+# missing then (the 686-pae headers come from the suite's main archive).
+apt_update_tolerant()
+{
+	local logf=$1 what=$2 sources=$3 try suites s
+	shift 3
+	mkdir -p "$(dirname "$logf")"
+	for try in 1 2; do
+		"$@" >"$logf" 2>&1 && ! grep -q '^E: ' "$logf" && return 0
+		[ "$try" -eq 2 ] && break
+		log "apt: $what: package lists failed to download; again in 20 s"
+		sleep 20
 	done
-	# A broken i386 index only costs the 32-bit kernels' headers: go on
-	# with the rest and say so; those downloads then fail on their own.
-	local log=$PCL_LOGS/apt-$suite-update.log
-	if grep -q '^E: Failed to fetch' "$log" &&
-		! grep '^E: Failed to fetch' "$log" | grep -qv '/binary-i386/'; then
-		log "apt: warning: $suite's i386 package lists failed to download; going on without them (log: $log)"
-		return 0
-	fi
-	printf 'error: apt-get update (%s) failed 3 times; log: %s\n' \
-		"$suite" "$PCL_LOGS/apt-$suite-update.log" >&2
-	tail -n 20 "$PCL_LOGS/apt-$suite-update.log" | sed 's/^/    /' >&2
+	suites=$(_apt_i386_only_failures "$logf") || {
+		_apt_update_failed "$logf" "$what"
+		return 1
+	}
+	for s in $suites; do
+		sed -i -E "s#^deb (\[[^]]*\] )?([^ ]+) $s main\$#deb [arch=amd64] \2 $s main#" "$sources"
+	done
+	log "apt: warning: $what: the i386 lists of ${suites//$'\n'/ } failed to download; going on without them (log: $logf)"
+	"$@" >"$logf" 2>&1 && ! grep -q '^E: ' "$logf" && return 0
+	_apt_update_failed "$logf" "$what"
 	return 1
+}
+
+# The suites whose i386 indexes failed, or failure if anything else did.
+_apt_i386_only_failures()
+{
+	local failed
+	failed=$(grep '^E: Failed to fetch' "$1") || return 1
+	! grep -qv '/binary-i386/' <<<"$failed" || return 1
+	sed -n 's#.*/dists/\([^/]*\)/[^/]*/binary-i386/.*#\1#p' <<<"$failed" | sort -u
+}
+
+_apt_update_failed()
+{
+	printf 'error: %s failed; log: %s\n' "$2" "$1" >&2
+	tail -n 20 "$1" | sed 's/^/    /' >&2
 }
 
 _suite_apt_stale()

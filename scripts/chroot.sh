@@ -123,8 +123,8 @@ _chroot_create()
 	_chroot_write_apt_config "$tmp" "$suite"
 	_chroot_slim "$tmp"
 	log "chroot $suite/$arch: apt-get update"
-	run_logged "$PCL_LOGS/chroot-$suite-$arch-update.log" "apt-get update in $suite/$arch" \
-		chroot_run "$tmp" apt-get update || return 1
+	apt_update_tolerant "$PCL_LOGS/chroot-$suite-$arch-update.log" "apt-get update in $suite/$arch" \
+		"$tmp/etc/apt/sources.list" chroot_run "$tmp" apt-get update || return 1
 	run_logged "$PCL_LOGS/chroot-$suite-$arch-clean.log" "apt-get clean in $suite/$arch" \
 		chroot_run "$tmp" apt-get clean || return 1
 	date +%s >"$tmp/.pcl-updated"
@@ -141,8 +141,8 @@ _chroot_refresh()
 	root=$(chroot_dir "$suite" "$arch")
 	_chroot_write_apt_config "$root" "$suite"
 	log "chroot $suite/$arch: apt-get update"
-	run_logged "$PCL_LOGS/chroot-$suite-$arch-update.log" "apt-get update in $suite/$arch" \
-		chroot_run "$root" apt-get update || return 1
+	apt_update_tolerant "$PCL_LOGS/chroot-$suite-$arch-update.log" "apt-get update in $suite/$arch" \
+		"$root/etc/apt/sources.list" chroot_run "$root" apt-get update || return 1
 	if [ -e "$root/.pcl-updated" ] &&
 		[ -z "$(find "$root/.pcl-updated" -mmin +"${PCL_CHROOT_UPGRADE_MIN:-60}")" ]; then
 		return 0

@@ -235,3 +235,51 @@ def test_rolling_tolerance_in_tests(monkeypatch, name, soft, outcome):
     with pytest.raises(expect):
         with pk.rolling_tolerance(name):
             raise AssertionError("broken")
+
+
+# A fake apt-get update: fails like a mirror whose i386 index of one suite
+# does not match its Release file, as long as that suite's line still
+# carries i386; $FAKE_OTHER adds a failure of an amd64 index too.
+FAKE_APT = r"""
+calls=$((${calls:-0} + 1)); echo $calls >"$tmp/calls"
+bad=0
+grep -q '^deb \[arch=amd64,i386\] http://m/debian-security bookworm-security main$' "$tmp/sources" && bad=1
+grep -q '^deb http://m/debian-security bookworm-security main$' "$tmp/sources" && bad=1
+[ $bad = 0 ] || echo 'E: Failed to fetch http://m/debian-security/dists/bookworm-security/main/binary-i386/Packages.xz  File has unexpected size (1 != 2). Mirror sync in progress?'
+[ -z "${FAKE_OTHER:-}" ] || echo 'E: Failed to fetch http://m/debian/dists/bookworm/main/binary-amd64/Packages.xz  Hash Sum mismatch'
+[ $bad = 0 ] && [ -z "${FAKE_OTHER:-}" ] || echo 'E: Some index files failed to download.'
+"""
+
+
+@pytest.mark.parametrize("style,other", [("suite", False), ("chroot", False),
+                                         ("suite", True)])
+def test_apt_update_tolerates_a_broken_i386_index(tmp_path, style, other):
+    """apt drops a suite whole when one of its indexes is bad: a broken
+    i386 index must cost only that suite's i386 lines (both line styles:
+    the private suite configs' and the chroots'), anything else fails."""
+    sources = tmp_path / "sources"
+    arch = "[arch=amd64,i386] " if style == "suite" else ""
+    sources.write_text("".join("deb %shttp://m/%s %s main\n" % (arch, a, s)
+                               for a, s in (("debian", "bookworm"),
+                                            ("debian-security", "bookworm-security")))
+                       + "deb-src http://m/debian bookworm main\n")
+    fake = tmp_path / "apt-get"
+    fake.write_text("#!/bin/bash\ncalls=$(cat \"$tmp/calls\" 2>/dev/null)\n"
+                    "out=$(%s)\necho \"$out\"\n! grep -q '^E: Failed' <<<\"$out\"\n" % FAKE_APT)
+    fake.chmod(0o755)
+    env = dict(os.environ, tmp=str(tmp_path), PCL_LOGS=str(tmp_path))
+    if other:
+        env["FAKE_OTHER"] = "1"
+    proc = pk.bash("sleep() { :; }; apt_update_tolerant %s/u.log 'update' %s %s"
+                   % (tmp_path, sources, fake), check=False, env=env)
+    calls = int((tmp_path / "calls").read_text())
+    if other:
+        assert proc.returncode != 0 and "u.log" in proc.stderr, proc.stderr
+        assert calls == 2, calls
+        return
+    assert proc.returncode == 0, proc.stderr
+    assert calls == 3 and "bookworm-security" in proc.stderr, (calls, proc.stderr)
+    assert sources.read_text().splitlines() == [
+        "deb %shttp://m/debian bookworm main" % arch,
+        "deb [arch=amd64] http://m/debian-security bookworm-security main",
+        "deb-src http://m/debian bookworm main"]
