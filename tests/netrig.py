@@ -289,6 +289,19 @@ class NetRig:
                 % (ifc, self.guest_ip, ifc, self.guest_peer_ip, ifc))
         return ifc
 
+    def eject(self, g, timeout=15):
+        """Surprise-remove the card over QMP; whether its interface went
+        away within timeout seconds."""
+        ifc = self.iface(g)
+        g.device_del(self.card_id)
+        return g.wait_for("[ ! -e /sys/class/net/%s ]" % ifc, timeout)
+
+    def insert(self, g, up=True, **extra):
+        """Insert the card over QMP (after an eject), with extra device
+        properties (e.g. {"stuck-reset": True}), and bring it up."""
+        g.device_add(self.driver, **dict(self.card_props(), **extra))
+        return self.up(g) if up else None
+
     def sysfs(self, g, name):
         """An integer of /sys/class/net/IFACE/NAME (e.g. carrier,
         statistics/rx_packets)."""

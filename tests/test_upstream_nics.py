@@ -16,7 +16,9 @@ link-layer multicast group joined and not joined; promiscuous reception
 of a foreign unicast address; frames that are too long or too short from
 the peer; a burst that overruns the receive ring; MTU changes; link down
 and up through QMP set_link; the card ejected during a transfer and
-inserted again.  The kernel log must stay clean.
+inserted again; with the card's wire-rate at 10 Mbit/s, TCP throughput
+against the wire; a card whose reset never completes (the model's
+fault option).  The kernel log must stay clean.
 
 TCP transfer size: CI 2 MiB each way, PCL_STRESS=soak 16 MiB.
 """
@@ -36,6 +38,8 @@ BRIDGE = "pcc"
 SOAK = os.environ.get("PCL_STRESS") == "soak"
 TCP_BYTES = (16 if SOAK else 2) << 20
 BURST = 400
+WIRE_RATE = 10000000
+WIRE_BYTES = 2 << 20
 
 # card name -> (QEMU device, socket, MAC, upstream driver)
 CARDS = {
@@ -310,9 +314,8 @@ def test_eject_during_transfer(nic):
     t.start()
     assert g.wait_for("[ $(cat /sys/class/net/%s/statistics/rx_bytes) -gt 300000 ]" % ifc, 30), \
         "the transfer did not get going"
-    g.device_del(r.card_id)
+    gone = r.eject(g)
     stop.set()
-    gone = g.wait_for("[ ! -e /sys/class/net/%s ]" % ifc, 15)
     out, rc = g.run("ping -c 1 -W 2 %s" % r.peer_ip)
     g.run("kill $(cat /tmp/nc.pid) 2>/dev/null")
     t.join(10)
@@ -320,12 +323,53 @@ def test_eject_during_transfer(nic):
     assert rc != 0, "ping works without the card:\n" + out
     assert not g.kernel_log_problems()
 
-    g.device_add(r.driver, **r.card_props())
-    ifc = r.up(g)
+    ifc = r.insert(g)
     assert r.ping(g, count=3) == 3, "the re-inserted card does not work"
     ok, _ = r.tcp_to_guest(g, 1 << 20, seed=7)
     assert ok
     print("%s: eject after %d bytes sent; re-inserted as %s" % (driver, sent[0], ifc))
+
+
+def test_wire_rate(nic):
+    """wire-rate=10 Mbit/s: TCP payload never beats the wire, and the
+    guest's transmissions (paced by the card) still fill most of it."""
+    g, r, driver = nic
+    assert r.eject(g)
+    r.wire_rate = WIRE_RATE
+    try:
+        r.insert(g)
+        ok_in, s_in = r.tcp_to_guest(g, WIRE_BYTES, seed=3)
+        ok_out, s_out = r.tcp_from_guest(g, WIRE_BYTES)
+    finally:
+        r.eject(g)
+        r.wire_rate = 0
+        r.insert(g)
+    wire = WIRE_RATE / 8
+    print("%s at %d bit/s: to guest %.2f, from guest %.2f of the wire"
+          % (driver, WIRE_RATE, WIRE_BYTES / s_in / wire, WIRE_BYTES / s_out / wire))
+    assert ok_in and ok_out
+    assert WIRE_BYTES / s_in < wire and WIRE_BYTES / s_out < wire, \
+        "faster than the wire: frames are not paced"
+    assert WIRE_BYTES / s_out > 0.5 * wire
+
+
+def test_reset_never_completes(nic):
+    """A card whose chip never reports a finished reset (the model's
+    stuck-reset fault): the driver says so, nothing hangs, and a good
+    card afterwards works."""
+    g, r, driver = nic
+    assert r.eject(g)
+    seen = dmesg_count(g, "did not complete")
+    r.insert(g, up=False, **{"stuck-reset": True})
+    try:
+        assert g.wait_for("[ $(dmesg | grep -c 'did not complete') -gt %d ]" % seen, 30), \
+            "%s did not report the failed reset" % driver
+        assert g.run("true", timeout=30)[1] == 0
+    finally:
+        g.device_del(r.card_id)
+    g.wait_for("[ ! -e /sys/bus/pcmcia/devices/%d.0 ]" % r.socket, 15)
+    r.insert(g)
+    assert r.ping(g, count=3) == 3
 
 
 def test_kernel_log_clean(rig):

@@ -21,6 +21,7 @@
 #define NE2K_TSR_PTX            0x01
 #define NE2K_ISR_TX             0x02
 #define NE2K_ISR_OVER           0x10
+#define NE2K_ISR_RESET          0x80
 #define NE2K_ISR_MASKABLE       0x7f
 #define NE2K_DATA_LAST          0x17    /* 0x10-0x17: data port */
 
@@ -308,9 +309,18 @@ static void ne2k_card_reg_write(PCLNe2kCard *s, unsigned off, uint8_t val)
  * NE2000 decoding of the 32 ports: 8390 registers at 0x00-0x0f, the
  * remote DMA data port at 0x10-0x17, the reset port at 0x18-0x1f.
  */
+/* The fault option: the chip never flags a finished reset. */
+static void ne2k_card_reset_status(PCLNe2kCard *s)
+{
+    if (s->stuck_reset) {
+        s->ne2k.isr &= ~NE2K_ISR_RESET;
+    }
+}
+
 uint16_t ne2k_card_core_read(PCLNe2kCard *s, unsigned off)
 {
     bool wide = pcmcia_slot_cycle_is_16bit(PCMCIA_CARD(s));
+    uint16_t val;
 
     if (off < NE2K_DATA) {
         return ne2k_card_reg_read(s, off) |
@@ -323,7 +333,9 @@ uint16_t ne2k_card_core_read(PCLNe2kCard *s, unsigned off)
     trace_pcl_ne2k_chip_reset();
     timer_del(s->tx_timer);
     s->tx_busy = false;
-    return ne2k_card_dispatch_read(s, NE2K_RESET, 1);
+    val = ne2k_card_dispatch_read(s, NE2K_RESET, 1);
+    ne2k_card_reset_status(s);
+    return val;
 }
 
 void ne2k_card_core_write(PCLNe2kCard *s, unsigned off, uint16_t val)
@@ -454,6 +466,7 @@ static void ne2k_card_reset(DeviceState *dev)
     memset(ne->mult, 0, sizeof(ne->mult));
     memset(ne->mem, 0, sizeof(ne->mem));
     ne2000_reset(ne);
+    ne2k_card_reset_status(s);
     if (nc->card_reset) {
         nc->card_reset(s);
     }
@@ -534,6 +547,7 @@ const VMStateDescription vmstate_pcl_ne2k_card = {
 static Property ne2k_card_properties[] = {
     DEFINE_NIC_PROPERTIES(PCLNe2kCard, ne2k.c),
     DEFINE_PROP_UINT64("wire-rate", PCLNe2kCard, wire_rate, 0),
+    DEFINE_PROP_BOOL("stuck-reset", PCLNe2kCard, stuck_reset, false),
     DEFINE_PROP_END_OF_LIST(),
 };
 

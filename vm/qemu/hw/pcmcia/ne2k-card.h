@@ -49,6 +49,7 @@ struct PCLNe2kCard {
 
     NE2000State ne2k;
     uint64_t wire_rate;         /* bits/s, 0: frames take no time */
+    bool stuck_reset;           /* fault: a reset never reports done */
 
     uint8_t cis[NE2K_MAX_CIS];
     int cis_len;
