@@ -363,7 +363,7 @@ class NetRig:
         g.check("rm -f /tmp/tx")
         return got == nbytes and digest.hexdigest() == want, seconds
 
-    def count_frames(self, g, send, seconds=4, join=()):
+    def count_frames(self, g, send, seconds=2, join=()):
         """Run nettool count on the card while send() sends; return
         (frames, bad frames) the guest received with ETH_P_TEST.  join:
         link-layer groups the interface joins meanwhile."""

@@ -70,6 +70,18 @@ class Rigs:
         self.rigs = rigs
 
 
+def replug_if_missed(g, r):
+    """Now and then a card found before its socket has resources gets no
+    PC Card device at boot (a race in the PC Card core and the guest's
+    socket setup, not in the card or its driver); plug it in again then,
+    as a user would."""
+    if g.wait_for("[ -e /sys/bus/pcmcia/devices/%d.0 ]" % r.socket, 20):
+        return
+    print("socket %d: no PC Card device after boot; card inserted again" % r.socket)
+    g.device_del(r.card_id)
+    g.device_add(r.driver, **r.card_props())
+
+
 @pytest.fixture(scope="module", params=KERNELS, ids=[k[0] for k in KERNELS])
 def rig(request, tmp_path_factory):
     kernel, matrix_name, cards = request.param
@@ -96,6 +108,7 @@ def rig(request, tmp_path_factory):
             if matrix_name:
                 guest.check("pcl-insmod i82092 && pcl-socket-startup")
             for r in rigs.values():
+                replug_if_missed(guest, r)
                 r.up(guest)
         except Exception:
             for r in rigs.values():
@@ -222,9 +235,14 @@ def test_bad_frames(nic):
 
 def test_receive_ring_overrun(nic):
     g, r, driver = nic
-    before = r.sysfs(g, "statistics/rx_over_errors") + r.sysfs(g, "statistics/rx_missed_errors")
-    got, bad = r.count_frames(g, lambda: r.peer.send_test_frames(r.mac, BURST, 1000), seconds=8)
-    lost = r.sysfs(g, "statistics/rx_over_errors") + r.sysfs(g, "statistics/rx_missed_errors") - before
+    def drops():
+        return (r.sysfs(g, "statistics/rx_over_errors") +
+                r.sysfs(g, "statistics/rx_missed_errors"))
+
+    before = drops()
+    got, bad = r.count_frames(g, lambda: r.peer.send_test_frames(r.mac, BURST, 1000),
+                              seconds=4)
+    lost = drops() - before
     print("%s: burst of %d frames: %d received, overrun/missed counters +%d"
           % (driver, BURST, got, lost))
     assert bad == 0
@@ -325,8 +343,8 @@ def test_eject_during_transfer(nic):
 
     ifc = r.insert(g)
     assert r.ping(g, count=3) == 3, "the re-inserted card does not work"
-    ok, _ = r.tcp_to_guest(g, 1 << 20, seed=7)
-    assert ok
+    ok, _ = r.tcp_from_guest(g, 1 << 20)
+    assert ok, "TCP through the re-inserted card failed"
     print("%s: eject after %d bytes sent; re-inserted as %s" % (driver, sent[0], ifc))
 
 
