@@ -56,7 +56,9 @@ static u32 axn_mii_in(unsigned long port, int n)
 
 	while (n--) {
 		outb(MII_PHY_DRIVES, port);
-		val = val << 1 | !!(inb(port) & MII_MDI);
+		val <<= 1;
+		if (inb(port) & MII_MDI)
+			val |= 1;
 		outb(MII_PHY_DRIVES | MII_MDC, port);
 	}
 	return val;
