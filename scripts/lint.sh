@@ -157,9 +157,10 @@ lint_coccinelle()
 	# compiles when it runs them (coccinelle does not depend on a compiler)
 	need_host_packages coccinelle ocaml-nox || exit 1
 	kernel_scripts
-	tree=$PCL_CACHE/lint/tree
-	rm -rf "$tree"
-	mkdir -p "$tree"
+	# a private copy: two lint runs at once must not share (or delete)
+	# each other's tree
+	mkdir -p "$lint_dir"
+	tree=$(mktemp -d "$lint_dir/tree.XXXXXX")
 	cp -a "$PCL_TOP/src" "$tree/src"
 	rules=$(find "$lint_dir/scripts/coccinelle" -name '*.cocci' | wc -l)
 	log "lint: Coccinelle ($rules semantic patches, report mode)"
@@ -170,11 +171,13 @@ lint_coccinelle()
 		bash "$lint_dir/scripts/coccicheck") >"$logf" 2>&1; then
 		printf 'error: coccicheck failed; log: %s\n' "$logf" >&2
 		tail -n 15 "$logf" | sed 's/^/    /' >&2
+		rm -rf "$tree"
 		report coccinelle "coccicheck failed" 1
 		return
 	fi
 	n=$(grep -c "^$tree/src/" "$logf" || true)
 	grep "^$tree/src/" "$logf" | sed "s|^$tree/||; s/^/    /" || true
+	rm -rf "$tree"
 	report coccinelle "$rules semantic patches of 6.1, report mode" "$n"
 }
 
