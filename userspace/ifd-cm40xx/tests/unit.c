@@ -199,6 +199,22 @@ static int t0(int p3_case1, const char *apdu_hex, unsigned char *rsp,
 			   hex(apdu_hex, apdu), rsp, 258, rlen);
 }
 
+/*
+ * An APDU goes to the card as @tpdu; the card's @answer comes back to
+ * the caller unchanged (61xx and 6Cxx included).
+ */
+static bool t0_maps(int p3_case1, const char *apdu, const char *tpdu,
+		    const char *answer)
+{
+	unsigned char rsp[258];
+	size_t rlen;
+
+	script_reset(&sc);
+	expect(&sc, tpdu, answer);
+	return t0(p3_case1, apdu, rsp, &rlen) == 0 &&
+	       bytes_are(rsp, rlen, answer) && script_done(&sc);
+}
+
 TEST(apdu_cases)
 {
 	unsigned char a[STEP_BYTES];
@@ -217,65 +233,32 @@ TEST(apdu_cases)
 
 TEST(t0_case1)
 {
-	unsigned char rsp[258];
-	size_t rlen;
-
 	/* the 4000 takes the bare header, CCID readers P3 = 00 */
-	script_reset(&sc);
-	expect(&sc, "00 A4 00 00", "90 00");
-	expect(&sc, "00 A4 00 00 00", "90 00");
-	CHECK_EQ(t0(0, "00 A4 00 00", rsp, &rlen), 0);
-	CHECK_EQ(t0(1, "00 A4 00 00", rsp, &rlen), 0);
-	CHECK(bytes_are(rsp, rlen, "90 00"));
-	CHECK(script_done(&sc));
+	CHECK(t0_maps(0, "00 A4 00 00", "00 A4 00 00", "90 00"));
+	CHECK(t0_maps(1, "00 A4 00 00", "00 A4 00 00 00", "90 00"));
 }
 
 TEST(t0_case2)
 {
-	unsigned char rsp[258];
-	size_t rlen;
-
-	script_reset(&sc);
-	expect(&sc, "00 B0 00 00 04", "01 02 03 04 90 00");
-	CHECK_EQ(t0(0, "00 B0 00 00 04", rsp, &rlen), 0);
-	CHECK(bytes_are(rsp, rlen, "01 02 03 04 90 00"));
-	CHECK(script_done(&sc));
+	CHECK(t0_maps(0, "00 B0 00 00 04", "00 B0 00 00 04",
+		      "01 02 03 04 90 00"));
 }
 
 TEST(t0_case3)
 {
-	unsigned char rsp[258];
-	size_t rlen;
-
-	script_reset(&sc);
-	expect(&sc, "00 A4 02 0C 02 01 01", "90 00");
-	CHECK_EQ(t0(0, "00 A4 02 0C 02 01 01", rsp, &rlen), 0);
-	CHECK(bytes_are(rsp, rlen, "90 00"));
-	CHECK(script_done(&sc));
+	CHECK(t0_maps(0, "00 A4 02 0C 02 01 01", "00 A4 02 0C 02 01 01",
+		      "90 00"));
 }
 
 TEST(t0_case4_without_le_61xx_to_caller)
 {
-	unsigned char rsp[258];
-	size_t rlen;
-
-	script_reset(&sc);
-	expect(&sc, "00 A4 02 00 02 01 01", "61 1C");
-	CHECK_EQ(t0(0, "00 A4 02 00 02 01 01 00", rsp, &rlen), 0);
-	CHECK(bytes_are(rsp, rlen, "61 1C"));
-	CHECK(script_done(&sc));
+	CHECK(t0_maps(0, "00 A4 02 00 02 01 01 00", "00 A4 02 00 02 01 01",
+		      "61 1C"));
 }
 
 TEST(t0_6cxx_to_caller)
 {
-	unsigned char rsp[258];
-	size_t rlen;
-
-	script_reset(&sc);
-	expect(&sc, "00 B0 00 00 10", "6C 08");
-	CHECK_EQ(t0(0, "00 B0 00 00 10", rsp, &rlen), 0);
-	CHECK(bytes_are(rsp, rlen, "6C 08"));
-	CHECK(script_done(&sc));
+	CHECK(t0_maps(0, "00 B0 00 00 10", "00 B0 00 00 10", "6C 08"));
 }
 
 TEST(t0_refuses_extended_and_bad_answers)
@@ -311,27 +294,50 @@ static int t1_apdu(const char *apdu_hex, unsigned char *rsp, size_t *rlen)
 	return t1_transceive(&t1, apdu, hex(apdu_hex, apdu), rsp, 300, rlen);
 }
 
-TEST(t1_ifs_negotiation)
+/* @apdu gets the answer @want, and the card's script ran to its end */
+static bool t1_answers(const char *apdu, const char *want)
 {
 	unsigned char rsp[300];
 	size_t rlen;
 
+	return t1_apdu(apdu, rsp, &rlen) == 0 && bytes_are(rsp, rlen, want) &&
+	       script_done(&sc);
+}
+
+/*
+ * The script of a SELECT MF (00 A4 00 00) in the first I-block: the card
+ * answers @first, to which the host must say @then, which gets @last.
+ */
+static void t1_two_steps(const char *first, const char *then,
+			 const char *last)
+{
+	t1_setup(32, true);
+	expect(&sc, "00 00 04 00 A4 00 00 L", first);
+	expect(&sc, then, last);
+}
+
+/* @apdu fails with @rc after the whole script */
+static bool t1_fails(const char *apdu, int rc)
+{
+	unsigned char rsp[300];
+	size_t rlen;
+
+	return t1_apdu(apdu, rsp, &rlen) == rc && script_done(&sc);
+}
+
+TEST(t1_ifs_negotiation)
+{
 	t1_setup(32, false);
 	expect(&sc, "00 C1 01 FE L", "00 E1 01 FE L");
 	expect(&sc, "00 00 05 00 84 00 00 04 L", "00 00 06 01 02 03 04 90 00 L");
-	CHECK_EQ(t1_apdu("00 84 00 00 04", rsp, &rlen), 0);
-	CHECK(bytes_are(rsp, rlen, "01 02 03 04 90 00"));
+	CHECK(t1_answers("00 84 00 00 04", "01 02 03 04 90 00"));
 	CHECK_EQ(t1.ifsd, 254);
 	CHECK_EQ(t1.ns, 1);
 	CHECK_EQ(t1.nr, 1);
-	CHECK(script_done(&sc));
 }
 
 TEST(t1_ifs_refused_then_resynch)
 {
-	unsigned char rsp[300];
-	size_t rlen;
-
 	/* a card that does not understand S(IFS): 3 tries, then resynch */
 	t1_setup(32, false);
 	expect(&sc, "00 C1 01 FE L", "00 82 00 L");
@@ -339,10 +345,8 @@ TEST(t1_ifs_refused_then_resynch)
 	expect(&sc, "00 C1 01 FE L", "00 82 00 L");
 	expect(&sc, "00 C0 00 L", "00 E0 00 L");
 	expect(&sc, "00 00 04 00 A4 00 00 L", "00 00 02 90 00 L");
-	CHECK_EQ(t1_apdu("00 A4 00 00", rsp, &rlen), 0);
-	CHECK(bytes_are(rsp, rlen, "90 00"));
+	CHECK(t1_answers("00 A4 00 00", "90 00"));
 	CHECK_EQ(t1.ifsd, 32);
-	CHECK(script_done(&sc));
 }
 
 /* an APDU of 5 + @lc bytes: 00 D6 00 00 lc, data byte i = i */
@@ -445,64 +449,41 @@ TEST(t1_wtx)
 	unsigned char rsp[300];
 	size_t rlen;
 
-	t1_setup(32, true);
-	expect(&sc, "00 00 04 00 A4 00 00 L", "00 C3 01 05 L");
-	expect(&sc, "00 E3 01 05 L", "00 00 02 90 00 L");
+	t1_two_steps("00 C3 01 05 L", "00 E3 01 05 L", "00 00 02 90 00 L");
 	expect(&sc, "00 40 04 00 A4 00 00 L", "00 40 02 90 00 L");
 	CHECK_EQ(t1_apdu("00 A4 00 00", rsp, &rlen), 0);
-	CHECK(bytes_are(rsp, rlen, "90 00"));
-	CHECK_EQ(t1_apdu("00 A4 00 00", rsp, &rlen), 0);
-	CHECK(script_done(&sc));
+	CHECK(t1_answers("00 A4 00 00", "90 00"));
 	/* the extension holds for the one block after S(WTX response) */
 	CHECK_EQ(sc.steps[0].wtx, 0);
 	CHECK_EQ(sc.steps[1].wtx, 5);
 	CHECK_EQ(sc.steps[2].wtx, 0);
 }
 
+/* SELECT MF must get the right answer despite the card's @bad one */
+static bool t1_recovers(const char *bad, const char *then)
+{
+	t1_two_steps(bad, then, "00 00 02 90 00 L");
+	return t1_answers("00 A4 00 00", "90 00");
+}
+
 TEST(t1_bad_lrc_gets_r_block)
 {
-	unsigned char rsp[300];
-	size_t rlen;
-
-	t1_setup(32, true);
-	expect(&sc, "00 00 04 00 A4 00 00 L", "00 00 02 90 00 X");
-	expect(&sc, "00 81 00 L", "00 00 02 90 00 L");
-	CHECK_EQ(t1_apdu("00 A4 00 00", rsp, &rlen), 0);
-	CHECK(bytes_are(rsp, rlen, "90 00"));
-	CHECK(script_done(&sc));
+	CHECK(t1_recovers("00 00 02 90 00 X", "00 81 00 L"));
 }
 
 TEST(t1_bad_length_gets_r_block)
 {
-	unsigned char rsp[300];
-	size_t rlen;
-
 	/* LEN says 3, two bytes came */
-	t1_setup(32, true);
-	expect(&sc, "00 00 04 00 A4 00 00 L", "00 00 03 90 00 L");
-	expect(&sc, "00 81 00 L", "00 00 02 90 00 L");
-	CHECK_EQ(t1_apdu("00 A4 00 00", rsp, &rlen), 0);
-	CHECK(script_done(&sc));
+	CHECK(t1_recovers("00 00 03 90 00 L", "00 81 00 L"));
 }
 
 TEST(t1_card_asks_for_retransmission)
 {
-	unsigned char rsp[300];
-	size_t rlen;
-
-	t1_setup(32, true);
-	expect(&sc, "00 00 04 00 A4 00 00 L", "00 81 00 L");
-	expect(&sc, "00 00 04 00 A4 00 00 L", "00 00 02 90 00 L");
-	CHECK_EQ(t1_apdu("00 A4 00 00", rsp, &rlen), 0);
-	CHECK(bytes_are(rsp, rlen, "90 00"));
-	CHECK(script_done(&sc));
+	CHECK(t1_recovers("00 81 00 L", "00 00 04 00 A4 00 00 L"));
 }
 
 TEST(t1_resynch_after_silence)
 {
-	unsigned char rsp[300];
-	size_t rlen;
-
 	/* mute four times: three R-blocks, then S(RESYNCH) and all anew */
 	t1_setup(32, true);
 	t1.ns = 1;
@@ -514,16 +495,12 @@ TEST(t1_resynch_after_silence)
 	expect(&sc, "00 C0 00 L", "00 E0 00 L");
 	expect(&sc, "00 C1 01 FE L", "00 E1 01 FE L");
 	expect(&sc, "00 00 04 00 A4 00 00 L", "00 00 02 90 00 L");
-	CHECK_EQ(t1_apdu("00 A4 00 00", rsp, &rlen), 0);
-	CHECK(bytes_are(rsp, rlen, "90 00"));
+	CHECK(t1_answers("00 A4 00 00", "90 00"));
 	CHECK_EQ(t1.ns, 1);
-	CHECK(script_done(&sc));
 }
 
 TEST(t1_gives_up_without_resynch)
 {
-	unsigned char rsp[300];
-	size_t rlen;
 	int i;
 
 	t1_setup(32, true);
@@ -532,19 +509,14 @@ TEST(t1_gives_up_without_resynch)
 		expect_err(&sc, "00 82 00 L", -ETIMEDOUT);
 	for (i = 0; i < 3; i++)
 		expect_err(&sc, "00 C0 00 L", -ETIMEDOUT);
-	CHECK_EQ(t1_apdu("00 A4 00 00", rsp, &rlen), -EIO);
-	CHECK(script_done(&sc));
+	CHECK(t1_fails("00 A4 00 00", -EIO));
 }
 
 TEST(t1_fatal_errors_end_at_once)
 {
-	unsigned char rsp[300];
-	size_t rlen;
-
 	t1_setup(32, true);
 	expect_err(&sc, "00 00 04 00 A4 00 00 L", -ENODEV);
-	CHECK_EQ(t1_apdu("00 A4 00 00", rsp, &rlen), -ENODEV);
-	CHECK(script_done(&sc));
+	CHECK(t1_fails("00 A4 00 00", -ENODEV));
 }
 
 TEST(t1_ifs_request_from_card)
@@ -552,10 +524,8 @@ TEST(t1_ifs_request_from_card)
 	unsigned char apdu[64], rsp[300];
 	size_t rlen;
 
-	t1_setup(32, true);
-	expect(&sc, "00 00 04 00 A4 00 00 L", "00 C1 01 10 L");
-	expect(&sc, "00 E1 01 10 L", "00 00 02 90 00 L");
-	CHECK_EQ(t1_apdu("00 A4 00 00", rsp, &rlen), 0);
+	t1_two_steps("00 C1 01 10 L", "00 E1 01 10 L", "00 00 02 90 00 L");
+	CHECK(t1_answers("00 A4 00 00", "90 00"));
 	CHECK_EQ(t1.ifsc, 16);
 	/* 25 bytes now go as 16 + 9 */
 	write_apdu(apdu, 20);
@@ -567,14 +537,8 @@ TEST(t1_ifs_request_from_card)
 
 TEST(t1_abort_from_card)
 {
-	unsigned char rsp[300];
-	size_t rlen;
-
-	t1_setup(32, true);
-	expect(&sc, "00 00 04 00 A4 00 00 L", "00 C2 00 L");
-	expect(&sc, "00 E2 00 L", "00 80 00 L");
-	CHECK_EQ(t1_apdu("00 A4 00 00", rsp, &rlen), -ECANCELED);
-	CHECK(script_done(&sc));
+	t1_two_steps("00 C2 00 L", "00 E2 00 L", "00 80 00 L");
+	CHECK(t1_fails("00 A4 00 00", -ECANCELED));
 }
 
 TEST(t1_response_too_large)
@@ -617,9 +581,36 @@ static RESPONSECODE transmit(const char *apdu_hex, unsigned char *rsp,
 				 rlen, NULL);
 }
 
+/* @apdu through IFDHTransmitToICC gets @want */
+static bool ifdh_answers(const char *apdu, const char *want)
+{
+	unsigned char rsp[300];
+	DWORD len;
+
+	return transmit(apdu, rsp, &len) == IFD_SUCCESS &&
+	       bytes_are(rsp, len, want);
+}
+
+/*
+ * Reader @name with a card answering @atr, powered up; then, unless 0,
+ * protocol @proto asked for: what that gives (-1: an earlier step failed).
+ */
+static RESPONSECODE ifdh_ready(char *name, const char *atr, DWORD proto)
+{
+	unsigned char buf[33];
+	DWORD len;
+
+	ifdh_setup(atr);
+	if (IFDHCreateChannelByName(0, name) != IFD_SUCCESS ||
+	    power(IFD_POWER_UP, buf, &len) != IFD_SUCCESS)
+		return -1;
+	return proto ? IFDHSetProtocolParameters(0, proto, 0, 0, 0, 0) :
+	       IFD_SUCCESS;
+}
+
 TEST(ifdh_cm4000_t0)
 {
-	unsigned char atr[33], rsp[300];
+	unsigned char atr[33];
 	DWORD len;
 
 	ifdh_setup(DEFAULT_ATR);
@@ -638,10 +629,8 @@ TEST(ifdh_cm4000_t0)
 	CHECK_EQ(fake.pps_protocol, 1);
 	expect(&fake.script, "80 EC 00 00 02 AA BB", "61 02");
 	expect(&fake.script, "00 C0 00 00 02", "AA BB 90 00");
-	CHECK_EQ(transmit("80 EC 00 00 02 AA BB 02", rsp, &len), IFD_SUCCESS);
-	CHECK(bytes_are(rsp, len, "61 02"));
-	CHECK_EQ(transmit("00 C0 00 00 02", rsp, &len), IFD_SUCCESS);
-	CHECK(bytes_are(rsp, len, "AA BB 90 00"));
+	CHECK(ifdh_answers("80 EC 00 00 02 AA BB 02", "61 02"));
+	CHECK(ifdh_answers("00 C0 00 00 02", "AA BB 90 00"));
 	CHECK(script_done(&fake.script));
 	/* used since its ATR: powering up again resets it */
 	CHECK_EQ(power(IFD_POWER_UP, atr, &len), IFD_SUCCESS);
@@ -652,33 +641,20 @@ TEST(ifdh_cm4000_t0)
 
 TEST(ifdh_cm4000_t1)
 {
-	unsigned char atr[33], rsp[300];
-	DWORD len;
-
-	ifdh_setup(DEFAULT_ATR);
-	CHECK_EQ(IFDHCreateChannelByName(0, "/dev/cmm0:cm4000"), IFD_SUCCESS);
-	CHECK_EQ(power(IFD_POWER_UP, atr, &len), IFD_SUCCESS);
-	CHECK_EQ(IFDHSetProtocolParameters(0, SCARD_PROTOCOL_T1, 0, 0, 0, 0),
+	CHECK_EQ(ifdh_ready("/dev/cmm0:cm4000", DEFAULT_ATR, SCARD_PROTOCOL_T1),
 		 IFD_SUCCESS);
 	CHECK_EQ(fake.pps_protocol, 2);
 	expect(&fake.script, "00 C1 01 FE L", "00 E1 01 FE L");
 	expect(&fake.script, "00 00 05 00 84 00 00 02 L", "00 00 04 5A A5 90 00 L");
-	CHECK_EQ(transmit("00 84 00 00 02", rsp, &len), IFD_SUCCESS);
-	CHECK(bytes_are(rsp, len, "5A A5 90 00"));
+	CHECK(ifdh_answers("00 84 00 00 02", "5A A5 90 00"));
 	CHECK(script_done(&fake.script));
 	CHECK_EQ(IFDHCloseChannel(0), IFD_SUCCESS);
 }
 
 TEST(ifdh_crc_card_refused)
 {
-	unsigned char atr[33];
-	DWORD len;
-
-	ifdh_setup("3B 80 81 71 FE 45 01 CA");
-	CHECK_EQ(IFDHCreateChannelByName(0, "/dev/cmm0"), IFD_SUCCESS);
-	CHECK_EQ(power(IFD_POWER_UP, atr, &len), IFD_SUCCESS);
-	CHECK_EQ(IFDHSetProtocolParameters(0, SCARD_PROTOCOL_T1, 0, 0, 0, 0),
-		 IFD_PROTOCOL_NOT_SUPPORTED);
+	CHECK_EQ(ifdh_ready("/dev/cmm0", "3B 80 81 71 FE 45 01 CA",
+			    SCARD_PROTOCOL_T1), IFD_PROTOCOL_NOT_SUPPORTED);
 	CHECK(strstr(log_text, "CRC in T=1; only LRC is supported"));
 	CHECK_EQ(fake.pps_calls, 0);
 	CHECK_EQ(IFDHCloseChannel(0), IFD_SUCCESS);
@@ -686,13 +662,9 @@ TEST(ifdh_crc_card_refused)
 
 TEST(ifdh_pps_failure)
 {
-	unsigned char atr[33];
-	DWORD len;
-
-	ifdh_setup(DEFAULT_ATR);
+	/* fake_setup() clears pps_rc: the failure comes with the first PPS */
+	CHECK_EQ(ifdh_ready("/dev/cmm0", DEFAULT_ATR, 0), IFD_SUCCESS);
 	fake.pps_rc = -EIO;
-	CHECK_EQ(IFDHCreateChannelByName(0, "/dev/cmm0"), IFD_SUCCESS);
-	CHECK_EQ(power(IFD_POWER_UP, atr, &len), IFD_SUCCESS);
 	CHECK_EQ(IFDHSetProtocolParameters(0, SCARD_PROTOCOL_T1, 0, 0, 0, 0),
 		 IFD_ERROR_PTS_FAILURE);
 	CHECK_EQ(IFDHCloseChannel(0), IFD_SUCCESS);
@@ -731,9 +703,7 @@ TEST(ifdh_smart_card_pulled)
 	unsigned char atr[33];
 	DWORD len;
 
-	ifdh_setup(DEFAULT_ATR);
-	CHECK_EQ(IFDHCreateChannelByName(0, "/dev/cmm0"), IFD_SUCCESS);
-	CHECK_EQ(power(IFD_POWER_UP, atr, &len), IFD_SUCCESS);
+	CHECK_EQ(ifdh_ready("/dev/cmm0", DEFAULT_ATR, 0), IFD_SUCCESS);
 	fake.card = false;
 	CHECK_EQ(IFDHICCPresence(0), IFD_ICC_NOT_PRESENT);
 	CHECK_EQ(fake.closes, 0);
@@ -755,7 +725,7 @@ TEST(ifdh_reader_absent_at_start)
 
 TEST(ifdh_cm4040_ccid_t1)
 {
-	unsigned char atr[33], rsp[300];
+	unsigned char atr[33];
 	DWORD len;
 
 	ifdh_setup(DEFAULT_ATR);
@@ -772,8 +742,7 @@ TEST(ifdh_cm4040_ccid_t1)
 	expect(&fake.script, "00 C1 01 FE L", "00 E1 01 FE L");
 	expect(&fake.script, "00 00 05 00 84 00 00 02 L", "00 C3 01 02 L");
 	expect(&fake.script, "00 E3 01 02 L", "00 00 04 5A A5 90 00 L");
-	CHECK_EQ(transmit("00 84 00 00 02", rsp, &len), IFD_SUCCESS);
-	CHECK(bytes_are(rsp, len, "5A A5 90 00"));
+	CHECK(ifdh_answers("00 84 00 00 02", "5A A5 90 00"));
 	CHECK(script_done(&fake.script));
 	/* the block after S(WTX response) went with bBWI 2 */
 	CHECK(bytes_are(fake.xfr, 10, "6F 05000000 00 05 02 0000"));
@@ -783,40 +752,25 @@ TEST(ifdh_cm4040_ccid_t1)
 
 TEST(ifdh_cm4040_t0_tpdu)
 {
-	unsigned char atr[33], rsp[300];
-	DWORD len;
-
-	ifdh_setup(DEFAULT_ATR);
-	CHECK_EQ(IFDHCreateChannelByName(0, "/dev/cmx0"), IFD_SUCCESS);
-	CHECK_EQ(power(IFD_POWER_UP, atr, &len), IFD_SUCCESS);
-	CHECK_EQ(IFDHSetProtocolParameters(0, SCARD_PROTOCOL_T0, 0, 0, 0, 0),
+	CHECK_EQ(ifdh_ready("/dev/cmx0", DEFAULT_ATR, SCARD_PROTOCOL_T0),
 		 IFD_SUCCESS);
 	CHECK(bytes_are(fake.set_params, fake.set_params_len,
 			"61 05000000 00 01 00 0000 13 00 00 0A 00"));
 	expect(&fake.script, "00 A4 00 00 00", "90 00");
 	expect(&fake.script, "00 A4 02 00 02 01 01", "61 1C");
-	CHECK_EQ(transmit("00 A4 00 00", rsp, &len), IFD_SUCCESS);
-	CHECK_EQ(transmit("00 A4 02 00 02 01 01 00", rsp, &len), IFD_SUCCESS);
-	CHECK(bytes_are(rsp, len, "61 1C"));
+	CHECK(ifdh_answers("00 A4 00 00", "90 00"));
+	CHECK(ifdh_answers("00 A4 02 00 02 01 01 00", "61 1C"));
 	CHECK(script_done(&fake.script));
 	CHECK_EQ(IFDHCloseChannel(0), IFD_SUCCESS);
 }
 
 TEST(ifdh_cm4040_apdu_level)
 {
-	unsigned char atr[33], rsp[300];
-	DWORD len;
-
-	ifdh_setup(DEFAULT_ATR);
-	CHECK_EQ(IFDHCreateChannelByName(0, "/dev/cmx0:cm4040,apdu"),
-		 IFD_SUCCESS);
-	CHECK_EQ(power(IFD_POWER_UP, atr, &len), IFD_SUCCESS);
-	CHECK_EQ(IFDHSetProtocolParameters(0, SCARD_PROTOCOL_T1, 0, 0, 0, 0),
-		 IFD_SUCCESS);
+	CHECK_EQ(ifdh_ready("/dev/cmx0:cm4040,apdu", DEFAULT_ATR,
+			    SCARD_PROTOCOL_T1), IFD_SUCCESS);
 	/* the reader gets the APDU whole, Le and all */
 	expect(&fake.script, "00 A4 02 00 02 01 01 00", "62 03 82 01 01 90 00");
-	CHECK_EQ(transmit("00 A4 02 00 02 01 01 00", rsp, &len), IFD_SUCCESS);
-	CHECK(bytes_are(rsp, len, "62 03 82 01 01 90 00"));
+	CHECK(ifdh_answers("00 A4 02 00 02 01 01 00", "62 03 82 01 01 90 00"));
 	CHECK(script_done(&fake.script));
 	CHECK_EQ(IFDHCloseChannel(0), IFD_SUCCESS);
 }
