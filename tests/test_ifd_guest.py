@@ -14,11 +14,12 @@ tests/ifdtool.c as pcscd and a PC/SC application would:
 Then with bookworm's pcscd, pcsc_scan and opensc-tool (taken from their
 packages with the libraries they load, into the guest's initramfs) and
 our reader.conf.d file: both readers listed; ATRs and APDUs in T=0 and
-T=1 through OpenSC; the smart card pulled and put back; the PC Card
-ejected under pcscd (pcscd survives, a new PC Card works); pcscd's idle
-power-down and power-up.
+T=1 through OpenSC, whose generic driver takes the card; an open
+connection gets SCARD_W_REMOVED_CARD when the card is pulled, and a new
+one works with the next card; the PC Card ejected under pcscd (pcscd
+survives, a new PC Card works); pcscd's idle power-down and power-up.
 
-One guest boot, about 2.5 minutes on two cores."""
+One guest boot, about 3 minutes on two cores."""
 
 import glob
 import os
@@ -43,14 +44,14 @@ SEED = 7
 
 
 def build_ifd(dest):
-    """ifdtool and the driver, built into dest."""
+    """{name: path} of the driver and the test programs, built into dest."""
     ifd = os.path.join(pk.TOP, "userspace", "ifd-cm40xx")
+    names = ["libifd-cm40xx.so", "ifdtool", "pcscclient"]
     pk.bash("need_host_packages gcc make pkg-config libpcsclite-dev")
-    proc = pk.run(["make", "-C", ifd, "OUT=%s" % dest, "%s/ifdtool" % dest,
-                   "%s/libifd-cm40xx.so" % dest])
+    proc = pk.run(["make", "-C", ifd, "OUT=%s" % dest] +
+                  [os.path.join(str(dest), n) for n in names])
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    return (os.path.join(str(dest), "ifdtool"),
-            os.path.join(str(dest), "libifd-cm40xx.so"))
+    return {n: os.path.join(str(dest), n) for n in names}
 
 
 # pcscd, pcsc_scan and opensc-tool of this machine's Debian release, taken
@@ -123,9 +124,10 @@ class IfdRig(Rig):
 @pytest.fixture(scope="module")
 def rig(tmp_path_factory):
     mods = build_modules("bookworm-6.12", tmp_path_factory.mktemp("ko"))
-    tool, driver = build_ifd(tmp_path_factory.mktemp("ifd"))
-    files = pcsc_userland(driver)
-    files["/pcl/bin/ifdtool"] = tool
+    built = build_ifd(tmp_path_factory.mktemp("ifd"))
+    files = pcsc_userland(built["libifd-cm40xx.so"])
+    for name in ("ifdtool", "pcscclient"):
+        files["/pcl/bin/" + name] = built[name]
     guest = Guest("pcsc-6.12", kernel="6.12", modules=["i82092"], load=["i82092"],
                   extra_ko=[os.path.join(mods, d + ".ko") for d in DRIVERS],
                   files=files, memory=768,
@@ -259,6 +261,15 @@ def test_opensc_atr_and_apdus(pcscd, model, kind):
 
 
 @pytest.mark.parametrize("model", MODELS)
+def test_opensc_card_driver(pcscd, model):
+    """OpenSC's AID-probing drivers (coolkey, muscle, sc-hsm, PIV, ...) all
+    let the virtual card go, so its generic driver takes it."""
+    pcscd.card(model, DEFAULT_ATR, seed=SEED)
+    out, rc = opensc(pcscd, model, "-n")
+    assert rc == 0 and out.strip().splitlines()[-1] == "Unsupported card", out
+
+
+@pytest.mark.parametrize("model", MODELS)
 def test_smart_card_pulled_under_pcscd(pcscd, model):
     pcscd.card(model, DEFAULT_ATR, seed=SEED)
     pcscd.prop(model, "card-present", False)
@@ -285,17 +296,40 @@ def test_pc_card_ejected_under_pcscd(pcscd, model):
     pcscd.g.assert_clean_kernel_log()
 
 
+@pytest.mark.parametrize("model", MODELS)
+def test_connection_sees_the_card_removed(pcscd, model):
+    """An application holding a connection gets SCARD_W_REMOVED_CARD once
+    the card was pulled, and a new connection works with the next card."""
+    g = pcscd.g
+    pcscd.card(model, DEFAULT_ATR, seed=SEED)
+    out, flag = "/tmp/client-%s" % model, "/tmp/pulled-%s" % model
+    g.check("rm -f %s; (%s pcscclient '%s' removed %s >%s 2>&1 </dev/null &); "
+            "pcl-wait 60 'grep -q CONNECTED %s'"
+            % (flag, LIBPATH, READER_NAMES[model], flag, out, out), timeout=90)
+    pcscd.prop(model, "card-present", False)
+    assert g.wait_for("! %s opensc-tool -r %d -a" % (LIBPATH, INDEX[model]), 20)
+    g.check("touch %s" % flag)
+    assert g.wait_for("grep -q TRANSMIT %s" % out, 20), g.run("cat %s" % out)[0]
+    pcscd.prop(model, "card-present", True)
+    assert g.wait_for("grep -q AGAIN %s" % out, 40), g.run("cat %s" % out)[0]
+    text = g.check("cat %s" % out)
+    assert "CONNECTED 9000" in text and "AGAIN 9000" in text, text
+    assert "TRANSMIT Card was removed." in text, text
+
+
 def test_idle_power_down_and_up(pcscd):
     """pcscd powers an unused card down after a few seconds (through the
     handler's IFD_POWER_DOWN) and up again for the next connection."""
+    g = pcscd.g
+    pcscd.card("cm4000", DEFAULT_ATR, seed=SEED)
     pcscd.prop("cm4040", "card-present", False)     # only the 4000's card
     try:
-        pcscd.card("cm4000", DEFAULT_ATR, seed=SEED)
+        assert g.wait_for("! %s opensc-tool -r 1 -a" % LIBPATH, 20)
         count = "grep -c POWER_STATE_UNPOWERED /tmp/pcscd.log"
-        assert pcscd.g.wait_for("%s opensc-tool -r 0 -a" % LIBPATH, 20)
-        before = int(pcscd.g.run(count)[0].strip() or 0)
-        assert pcscd.g.wait_for("[ $(%s) -gt %d ]" % (count, before), 30), \
-            pcscd.g.run("tail -20 /tmp/pcscd.log")[0]
+        before = int(g.run(count)[0].strip() or 0)
+        assert g.wait_for("%s opensc-tool -r 0 -a" % LIBPATH, 20)
+        assert g.wait_for("[ $(%s) -gt %d ]" % (count, before), 30), \
+            g.run("tail -20 /tmp/pcscd.log")[0]
         out, rc = opensc(pcscd, "cm4000", "-s 00A4000C020101 -s 00B0000010")
         assert rc == 0 and received(out) == EF0101[:16] + OK, out
     finally:
