@@ -68,6 +68,9 @@ def pcsc_userland(driver):
     need (ldd) or dlopen() (OpenSC libpcsclite, glibc's pthread_exit()
     libgcc_s), our driver and its reader.conf.d file."""
     root = os.path.join(USERLAND, "root")
+    # the libraries come from this machine: those the packages depend on
+    pk.bash("need_host_packages libpcsclite1 libglib2.0-0 libssl3 zlib1g "
+            "libreadline8 libgcc-s1 libsystemd0 libudev1")
     if not os.path.exists(os.path.join(root, PROGRAMS[0])):
         debs = os.path.join(USERLAND, "debs")
         os.makedirs(debs, exist_ok=True)
@@ -80,6 +83,7 @@ def pcsc_userland(driver):
         os.path.join(MULTIARCH, lib) for lib in ("libpcsclite.so.1", "libgcc_s.so.1")]
     for obj in objs:
         out = pk.run(["ldd", obj], env=env, check=True).stdout
+        assert "not found" not in out, out
         deps = re.findall(r"(?:=> )?(/\S+) \(0x", out)
         for path in [obj] + deps:
             guest = path[len(root):] if path.startswith(root) else path
