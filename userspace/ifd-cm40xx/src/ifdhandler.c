@@ -213,6 +213,7 @@ EXPORT RESPONSECODE IFDHGetCapabilities(DWORD Lun, DWORD Tag, PDWORD Length,
 	struct reader *r = lun_reader(Lun);
 	unsigned char byte;
 	RESPONSECODE ret;
+	int rc;
 
 	if (!r || !Length || !Value)
 		return IFD_COMMUNICATION_ERROR;
@@ -228,7 +229,10 @@ EXPORT RESPONSECODE IFDHGetCapabilities(DWORD Lun, DWORD Tag, PDWORD Length,
 		ret = put_value(Length, Value, r->ai.atr, r->ai.len);
 		break;
 	case SCARD_ATTR_ICC_PRESENCE:
-		byte = r->fd >= 0 && r->ops->present(r) == 1 ? 2 : 0;
+		rc = r->fd >= 0 ? r->ops->present(r) : -ENODEV;
+		if (rc == -ENODEV)
+			reader_gone(r);
+		byte = rc == 1 ? 2 : 0;
 		ret = put_value(Length, Value, &byte, 1);
 		break;
 	case SCARD_ATTR_CURRENT_PROTOCOL_TYPE:
