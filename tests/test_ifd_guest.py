@@ -224,6 +224,17 @@ def run(rig, cmd, timeout=60):
     return rig.g.run("%s %s" % (LIBPATH, cmd), timeout=timeout)
 
 
+def new_card(rig, model, atr):
+    """Another smart card: pulled until pcscd has seen it go (pcscd keeps
+    a card's ATR while it stays in), then one with @atr put in, until
+    pcscd has seen it come."""
+    cmd = "%s opensc-tool -r %d -a" % (LIBPATH, INDEX[model])
+    rig.prop(model, "card-present", False)
+    assert rig.g.wait_for("! " + cmd, 20)
+    rig.card(model, atr, seed=SEED)
+    assert rig.g.wait_for(cmd, 20)
+
+
 def test_pcsc_scan_lists_readers(pcscd):
     out, rc = run(pcscd, "pcsc_scan -r")
     assert rc == 0, out + pcscd.g.run("cat /tmp/pcscd.log")[0]
@@ -254,7 +265,7 @@ def test_opensc_lists_readers(pcscd):
 @pytest.mark.parametrize("model", MODELS)
 @pytest.mark.parametrize("kind", ["t0only", "t1only", "dual"])
 def test_opensc_atr_and_apdus(pcscd, model, kind):
-    pcscd.card(model, ATRS[kind], seed=SEED)
+    new_card(pcscd, model, ATRS[kind])
     atr = ":".join(ATRS[kind][i:i + 2] for i in range(0, len(ATRS[kind]), 2)).lower()
     assert pcscd.g.wait_for("%s opensc-tool -r %d -a | grep -q %s"
                             % (LIBPATH, INDEX[model], atr), 20), \
@@ -268,7 +279,7 @@ def test_opensc_atr_and_apdus(pcscd, model, kind):
 def test_opensc_card_driver(pcscd, model):
     """OpenSC's AID-probing drivers (coolkey, muscle, sc-hsm, PIV, ...) all
     let the virtual card go, so its generic driver takes it."""
-    pcscd.card(model, DEFAULT_ATR, seed=SEED)
+    new_card(pcscd, model, DEFAULT_ATR)
     out, rc = opensc(pcscd, model, "-n")
     assert rc == 0 and out.strip().splitlines()[-1] == "Unsupported card", out
 
