@@ -23,8 +23,14 @@ needs:
     with ENODEV (an open of a vanishing node: ENOENT, ENODEV or ENXIO),
     close must work, and the kernel log must stay clean.
 
+  - users of both readers from a shell (cat, dd, short writes, sctool
+    atr/status/apdu, each in a loop) while both PC Cards are ejected and
+    inserted every 3.5 s: every loop ends, and cat and dd on an idle
+    reader return at once.
+
 Cycles per kind: CI 20, PCL_STRESS=soak (make soak) 200; PCL_CM40_EJECTS
-overrides both.  A cycle takes about 1.3 s (both readers at once).  CI
+overrides both.  Ejects under the users' loops: CI 6, soak 60;
+PCL_CM40_USER_EJECTS overrides both.  A cycle takes about 1.3 s (both readers at once).  CI
 cost on two cores: about 4.5 minutes when tests/run's two workers take one
 kernel each (XDIST_SPLIT), about 8 one test after the other.
 """
@@ -32,6 +38,7 @@ kernel each (XDIST_SPLIT), about 8 one test after the other.
 import os
 import random
 import re
+import shlex
 import time
 
 import pytest
@@ -54,6 +61,9 @@ MODELS = sorted(READERS)
 # PIT and can get it wrong; guest sleeps then end far too early.
 APPEND = "tsc=unstable"
 SOAK = os.environ.get("PCL_STRESS") == "soak"
+# Eject cycles under the user-style loops (test_users_across_ejects).
+USER_CYCLES = int(os.environ.get("PCL_CM40_USER_EJECTS", 60 if SOAK else 6))
+USER_PERIOD = 3.5           # s from one eject to the next
 # Eject cycles per kind of call and kernel: CI 20, soak 200.
 EJECT_CYCLES = {k: int(os.environ.get("PCL_CM40_EJECTS", 200 if SOAK else n))
                 for k, n in (("6.12", 20), ("7.3", 20))}
@@ -112,6 +122,34 @@ class CmRig(Rig):
             self.card(m)
 
 
+# What people do with the readers from a shell, each command in a loop of
+# its own, until $1/stop appears; then "<runs> <successes>" in $1/<name>.
+USERS_SCRIPT = "/pcl/bin/pcl-reader-users"
+USER_LOOPS = {
+    "cat": "cat DEV",
+    "dd": "dd if=DEV bs=7 count=3",
+    "short-write": "scbad DEV write 00A4",
+    "atr": "sctool -t 20 DEV atr",
+    "status": "sctool -t 20 DEV status",
+    "apdu": "sctool -t 20 DEV apdu 0084000008",
+}
+USERS_SH = """#!/bin/sh
+dir=$1
+echo $$ >$dir/started
+loop() {
+	name=$1 cmd=$2 runs=0 ok=0
+	while [ ! -e $dir/stop ]; do
+		if sh -c "$cmd" >/dev/null 2>&1 </dev/null; then ok=$((ok + 1)); fi
+		runs=$((runs + 1))
+		usleep 50000
+	done
+	echo "$runs $ok" >$dir/$name
+}
+%s
+""" % "\n".join("loop %s-%s %s &" % (m, name, shlex.quote(cmd.replace("DEV", READERS[m][2])))
+                for m in sorted(READERS) for name, cmd in sorted(USER_LOOPS.items()))
+
+
 @pytest.fixture(scope="module", params=KERNELS, ids=[k for k, _, _ in KERNELS])
 def rig(request, tmp_path_factory):
     kernel, matrix_name, our_bridge = request.param
@@ -123,8 +161,10 @@ def rig(request, tmp_path_factory):
             modules, load = [], []
         else:
             modules, load = ["i82092"], ["i82092"]
+        files = guest_tools(arch32=True)
+        files[USERS_SCRIPT] = USERS_SH.encode()
         guest = Guest("cm40xx-" + kernel, kernel=kernel, modules=modules,
-                      load=load, extra_ko=ko, files=guest_tools(arch32=True),
+                      load=load, extra_ko=ko, files=files,
                       qemu_args=reader_args(MODELS), append=APPEND)
         guest.start()
     try:
@@ -230,12 +270,12 @@ IO_CASES = {
         "write-short": "EINVAL", "write-p3-mismatch": "EINVAL",
         "write-oversize": "EINVAL", "write-huge": "EINVAL",
         "write-null": "EFAULT", "write-low": "EFAULT", "write-kernel": "EFAULT",
-        "read-nonblock-empty": "EAGAIN", "read-interrupted": "EINTR",
+        "read-nonblock-empty": "OK 0", "read-nothing-asked": "OK 0",
         "poll-idle-in": "OK 0", "write-challenge": "OK 5", "poll-reply-in": "OK 1",
         "read-null": "EFAULT", "read-kernel": "EFAULT",
         "read-after-efault": "OK 10",           # the reply was kept
         "write-challenge-2": "OK 5", "read-one-byte": "OK 1",
-        "read-again-nonblock": "EAGAIN",        # the rest is dropped
+        "read-again-nonblock": "OK 0",          # the rest is dropped
         "write-challenge-3": "OK 5", "read-huge-buffer": "OK 10",
         "pts-t1": "OK 0", "t1-bad-len": "EINVAL",
         "t1-ifs": "OK 5", "t1-ifs-reply": "OK 5",
@@ -262,8 +302,12 @@ IO_CASES = {
 
 NOCARD_CASES = {
     "status": "OK 0", "atr-nonblock": "EAGAIN", "write-nonblock": "EAGAIN",
-    "read-nonblock": "EAGAIN", "atr-interrupted": "EINTR",
-    "write-interrupted": "EINTR", "read-interrupted": "EINTR",
+    "read-nonblock": "OK 0", "atr-interrupted": "EINTR",
+    "write-interrupted": "EINTR", "read-nothing-asked": "OK 0",
+    # a read waits for the answer of another thread's write (which waits
+    # for a card) until a signal comes; then nothing is asked any more
+    "read-nonblock-writing": "EAGAIN", "read-interrupted-writing": "EINTR",
+    "write-thread-interrupted": "EINTR", "read-after-write": "OK 0",
     "poll-out": "OK 0", "cardoff": "OK 0", "close": "OK 0",
 }
 
@@ -482,3 +526,61 @@ def test_eject_during_calls(rig, kind):
         rig.wait_node(m)
         card_works(rig, m)
     rig.g.assert_clean_kernel_log()
+
+
+# ------------------------------ users of both readers across many ejects
+
+def test_users_across_ejects(rig):
+    """Several processes use both readers from a shell (cat, dd, short
+    writes (with scbad: a shell's > would create a file where the node
+    has just gone), sctool atr/status/apdu, each in a loop) while both PC Cards
+    are ejected and inserted again every 3.5 s.  Afterwards every loop
+    ends: a read with no answer to wait for returns (cm4000: 0, the end
+    of the file; cm4040: EIO), one in flight across a removal fails with
+    ENODEV, and nothing waits for ever.  Then cat and dd on the idle
+    readers return at once, and both readers work."""
+    g = rig.g
+    rig.reset_cards()
+    d = "/tmp/users"
+    g.check("rm -rf %s && mkdir %s && (sh %s %s >/dev/null 2>&1 </dev/null &) && "
+            "pcl-wait 10 '[ -s %s/started ]'" % (d, d, USERS_SCRIPT, d, d))
+    for n in range(USER_CYCLES):
+        t0 = time.monotonic()
+        for m in MODELS:
+            g.device_del(READERS[m][0])
+        for m in MODELS:
+            rig.wait_node(m, present=False, timeout=30)
+        for m in MODELS:
+            g.device_add(m, **rig.reader_props(m, n % 2 == 1))
+        for m in MODELS:
+            rig.wait_node(m)
+        time.sleep(max(0.0, USER_PERIOD - (time.monotonic() - t0)))
+    time.sleep(USER_PERIOD)
+    g.check("touch %s/stop" % d)
+    names = ["%s-%s" % (m, n) for m in MODELS for n in USER_LOOPS]
+    ended = " && ".join("[ -s %s/%s ]" % (d, n) for n in names)
+    if not g.wait_for(ended, 60):
+        stuck = g.run("cd %s; ls; for p in $(pidof cat dd sctool scbad); do "
+                      "echo \"== $p: $(tr '\\0' ' ' </proc/$p/cmdline)\"; "
+                      "cat /proc/$p/wchan; echo; cat /proc/$p/stack; done; ls -l /dev/cm*" % d)[0]
+        raise AssertionError("loops still running 60 s after the last of %d ejects:\n%s"
+                             % (USER_CYCLES, stuck))
+    counts = {n: [int(x) for x in g.check("cat %s/%s" % (d, n)).split()] for n in names}
+    print("runs, successes: %s" % counts)
+    for m in MODELS:
+        for n in ("atr", "apdu"):
+            assert counts["%s-%s" % (m, n)][1] > 0, "no %s on %s worked: %s" % (n, m, counts)
+    assert counts["cm4000-cat"][1] > 0, counts
+
+    # the idle readers: cat and dd end at once
+    node = READERS["cm4000"][2]
+    out = g.check("timeout -s KILL 10 cat %s >/tmp/o; echo rc=$? bytes=$(wc -c </tmp/o)" % node)
+    assert "rc=0 bytes=0" in out, "cat %s: %s" % (node, out)
+    out = g.check("timeout -s KILL 10 dd if=%s bs=7 count=3 of=/tmp/o 2>&1; echo rc=$?" % node)
+    assert "rc=0" in out and "0+0 records in" in out, "dd %s: %s" % (node, out)
+    node = READERS["cm4040"][2]
+    out = g.check("timeout -s KILL 10 cat %s 2>&1; echo rc=$?" % node)
+    assert "rc=1" in out and "Input/output error" in out, "cat %s: %s" % (node, out)
+    for m in MODELS:
+        card_works(rig, m)
+    g.assert_clean_kernel_log()

@@ -13,10 +13,14 @@
  * powers up a card that comes in, reads its ATR and, for a card offering
  * one protocol at a faster rate than the default, negotiates that rate
  * (PPS).  Commands go through write(), which waits for the card's answer;
- * read() hands that answer out.  Every wait polls with short sleeps and
- * ends early when the smart card or the reader goes away.
+ * read() hands that answer out, or waits for the write() of another
+ * thread that is under way.  A read() with neither is at the end of the
+ * file: with exclusive opens nobody else can ever write to this file, so
+ * waiting would be waiting forever.  Every wait polls with short sleeps
+ * and ends early when the smart card or the reader goes away.
  */
 
+#include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/bitrev.h>
 #include <linux/compat.h>
@@ -142,6 +146,7 @@ struct cmm_dev {
 	u8 procbyte;		/* T=0: the last procedure byte */
 
 	bool reply_ready;	/* read without lock */
+	atomic_t writers;	/* write() calls under way */
 	unsigned int reply_len;
 	u8 reply[CMM_REPLY_MAX];
 	u8 cmd[CMM_BUF_SIZE];
@@ -1005,22 +1010,28 @@ static int cmm_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* An answer to hand out, nothing left to wait for, or the reader gone. */
+static bool cmm_read_settled(struct cmm_dev *dev)
+{
+	return scr_gone(&dev->rdr) || READ_ONCE(dev->reply_ready) ||
+	       !atomic_read(&dev->writers);
+}
+
 static ssize_t cmm_read(struct file *file, char __user *buf, size_t count,
 			loff_t *ppos)
 {
 	struct cmm_dev *dev = to_cmm(file->private_data);
+	bool writing;
 	ssize_t rc;
 
 	if (!count)
 		return 0;
 	for (;;) {
-		if (file->f_flags & O_NONBLOCK) {
-			if (!READ_ONCE(dev->reply_ready) && !scr_gone(&dev->rdr))
+		if (!cmm_read_settled(dev)) {
+			if (file->f_flags & O_NONBLOCK)
 				return -EAGAIN;
-		} else {
 			rc = wait_event_interruptible(dev->rdr.wq,
-						      scr_gone(&dev->rdr) ||
-						      READ_ONCE(dev->reply_ready));
+						      cmm_read_settled(dev));
 			if (rc)
 				return rc;
 		}
@@ -1032,7 +1043,10 @@ static ssize_t cmm_read(struct file *file, char __user *buf, size_t count,
 		}
 		if (dev->reply_ready)
 			break;
+		writing = atomic_read(&dev->writers);
 		mutex_unlock(&dev->op_lock);
+		if (!writing)
+			return 0;	/* no answer, none coming */
 	}
 	count = min_t(size_t, count, dev->reply_len);
 	if (copy_to_user(buf, dev->reply, count)) {
@@ -1045,16 +1059,11 @@ static ssize_t cmm_read(struct file *file, char __user *buf, size_t count,
 	return rc;
 }
 
-static ssize_t cmm_write(struct file *file, const char __user *buf,
-			 size_t count, loff_t *ppos)
+static ssize_t cmm_write_locked(struct cmm_dev *dev, struct file *file,
+				const char __user *buf, size_t count)
 {
-	struct cmm_dev *dev = to_cmm(file->private_data);
 	int rc;
 
-	if (!count)
-		return 0;
-	if (count > CMM_BUF_SIZE)
-		return -EINVAL;
 	rc = cmm_lock_card(dev, file, false);
 	if (rc)
 		return rc;
@@ -1065,12 +1074,28 @@ static ssize_t cmm_write(struct file *file, const char __user *buf,
 		rc = cmm_t1(dev, count);
 	else
 		rc = cmm_t0(dev, count);
-	if (!rc) {
+	if (!rc)
 		WRITE_ONCE(dev->reply_ready, true);
-		wake_up_all(&dev->rdr.wq);
-	}
 	mutex_unlock(&dev->op_lock);
 	return rc ? rc : (ssize_t)count;
+}
+
+static ssize_t cmm_write(struct file *file, const char __user *buf,
+			 size_t count, loff_t *ppos)
+{
+	struct cmm_dev *dev = to_cmm(file->private_data);
+	ssize_t rc;
+
+	if (!count)
+		return 0;
+	if (count > CMM_BUF_SIZE)
+		return -EINVAL;
+	/* readers of this file wait for the answer while we are counted */
+	atomic_inc(&dev->writers);
+	rc = cmm_write_locked(dev, file, buf, count);
+	atomic_dec(&dev->writers);
+	wake_up_all(&dev->rdr.wq);
+	return rc;
 }
 
 static __poll_t cmm_poll(struct file *file, poll_table *wait)

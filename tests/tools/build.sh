@@ -41,7 +41,7 @@ for src in "$PCL_TOP"/tests/tools/*.c; do
 	fi
 	log "building $name (static${flags[*]:+, ${flags[*]}})"
 	run_logged "$PCL_LOGS/tools-$name-$arch.log" "gcc -static ${flags[*]:-} $name.c" \
-		gcc -static -O2 -Wall -Wextra -Werror "${flags[@]}" -I"$uapi" \
+		gcc -static -pthread -O2 -Wall -Wextra -Werror "${flags[@]}" -I"$uapi" \
 		-o "$bin.new" "$src"
 	mv -f "$bin.new" "$bin"
 done

@@ -6,13 +6,14 @@
  * case prints what the driver answered; the tests hold the expectations.
  * The interface is described in tests/tools/README.
  *
- * Build: gcc -static -O2 -Wall -I src/include/uapi -o scbad scbad.c
+ * Build: gcc -static -pthread -O2 -Wall -I src/include/uapi -o scbad scbad.c
  */
 
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -260,6 +261,22 @@ static long read_interrupted(int fd, void *buf, size_t len)
 	return rc;
 }
 
+/* A read that must not wait: EPROTO when it took half a second. */
+static long read_prompt(int fd, void *buf, size_t len)
+{
+	double t0 = now();
+	long rc;
+
+	alarm(5);
+	rc = read(fd, buf, len);
+	alarm(0);
+	if (now() - t0 > 0.5) {
+		errno = EPROTO;
+		return -1;
+	}
+	return rc;
+}
+
 static int cmd_io_cm4000(int fd, uint8_t *big, size_t big_len)
 {
 	static const uint8_t lc_short[] = { 0x00, 0xa4, 0x00, 0x0c, 0x02,
@@ -276,10 +293,11 @@ static int cmd_io_cm4000(int fd, uint8_t *big, size_t big_len)
 	report("write-null", write(fd, BAD_NULL, 5));
 	report("write-low", write(fd, BAD_LOW, 5));
 	report("write-kernel", write(fd, BAD_KERNEL, 5));
+	/* nothing asked, no answer coming: the end of the file */
 	set_nonblock(fd, 1);
 	report("read-nonblock-empty", read(fd, buf, sizeof(buf)));
 	set_nonblock(fd, 0);
-	report("read-interrupted", read_interrupted(fd, buf, sizeof(buf)));
+	report("read-nothing-asked", read_prompt(fd, buf, sizeof(buf)));
 	report("poll-idle-in", poll(&(struct pollfd){ fd, POLLIN, 0 }, 1, 200));
 	report("write-challenge", write(fd, challenge8, sizeof(challenge8)));
 	report("poll-reply-in", poll(&(struct pollfd){ fd, POLLIN, 0 }, 1, 200));
@@ -390,6 +408,72 @@ static long ioctl_interrupted(int fd, unsigned long cmd, void *arg)
 	return rc;
 }
 
+/* A write() in a thread of its own, for reads that wait for its answer. */
+struct writer {
+	pthread_t thread;
+	int fd;
+	int loop;		/* long exchanges until one fails */
+	volatile int done;
+	long rc;
+	int err;
+};
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+static void *writer_main(void *arg)
+{
+	struct writer *w = arg;
+	sigset_t set;
+
+	/* SIGALRM is for the main thread's calls */
+	sigemptyset(&set);
+	sigaddset(&set, SIGALRM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	do
+		w->rc = w->loop ? exchange_write(w->fd) :
+			write(w->fd, challenge8, sizeof(challenge8));
+	while (w->loop && w->rc >= 0);
+	w->err = errno;
+	w->done = 1;
+	return NULL;
+}
+
+static void writer_start(struct writer *w, int fd, int loop)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;		/* no SA_RESTART */
+	sigaction(SIGUSR1, &sa, NULL);
+	w->fd = fd;
+	w->loop = loop;
+	w->done = 0;
+	pthread_create(&w->thread, NULL, writer_main, w);
+}
+
+/* The write waits for a smart card that is not there. */
+static void read_during_write(int fd)
+{
+	uint8_t buf[512];
+	struct writer w;
+
+	writer_start(&w, fd, 0);
+	sleep_ms(300);
+	set_nonblock(fd, 1);
+	report("read-nonblock-writing", read(fd, buf, sizeof(buf)));
+	set_nonblock(fd, 0);
+	report("read-interrupted-writing",
+	       read_interrupted(fd, buf, sizeof(buf)));
+	pthread_kill(w.thread, SIGUSR1);
+	pthread_join(w.thread, NULL);
+	errno = w.err;
+	report("write-thread-interrupted", w.rc);
+	report("read-after-write", read_prompt(fd, buf, sizeof(buf)));
+}
+
 static int cmd_nocard(void)
 {
 	int fd = open_dev(0), st = -1;
@@ -415,7 +499,8 @@ static int cmd_nocard(void)
 	if (rc < 0 && errno == EINTR && now() - t0 < 0.5)
 		errno = EPROTO;
 	report("write-interrupted", rc);
-	report("read-interrupted", read_interrupted(fd, buf, sizeof(buf)));
+	report("read-nothing-asked", read_prompt(fd, buf, sizeof(buf)));
+	read_during_write(fd);
 	report("poll-out", poll(&(struct pollfd){ fd, POLLOUT, 0 }, 1, 200));
 	report("cardoff", ioctl(fd, CM_IOCARDOFF));
 	report("close", close(fd));
@@ -520,6 +605,33 @@ struct outcome {
 	long calls;		/* calls that worked before */
 };
 
+/*
+ * cm4000 reads: another thread sends long exchanges, the reads wait for
+ * their answers (a read between two of them finds nothing: 0).
+ */
+static void read_loop(int fd, struct outcome *o)
+{
+	uint8_t buf[512];
+	struct writer w;
+	long rc;
+
+	writer_start(&w, fd, 1);
+	for (o->calls = 0;; o->calls++) {
+		o->op = "read";
+		rc = read(fd, buf, sizeof(buf));
+		if (rc < 0) {
+			o->err = errno;
+			break;
+		}
+		if (!rc && w.done) {
+			o->op = "write";
+			o->err = w.err;
+			break;
+		}
+	}
+	pthread_join(w.thread, NULL);
+}
+
 static void call_loop(int fd, const char *kind, struct outcome *o)
 {
 	uint8_t buf[512];
@@ -529,9 +641,12 @@ static void call_loop(int fd, const char *kind, struct outcome *o)
 
 	for (o->calls = 0;; o->calls++) {
 		if (!strcmp(kind, "read")) {
-			/* cm4000: nothing sent, the read waits; ccid: the
-			 * read waits for a long exchange's reply */
-			if (iface == IF_CCID && exchange_write(fd) < 0) {
+			if (iface == IF_CM4000) {
+				read_loop(fd, o);
+				return;
+			}
+			/* the read waits for a long exchange's reply */
+			if (exchange_write(fd) < 0) {
 				o->op = "write";
 				break;
 			}
@@ -631,8 +746,7 @@ static int cmd_eject(const char *kind, int cycles)
 			n--;
 			continue;
 		}
-		if (strcmp(kind, "read") || iface == IF_CCID)
-			card_ready(fd);
+		card_ready(fd);
 		printf("READY %d\n", n);
 		fflush(stdout);
 		call_loop(fd, kind, &o);
@@ -642,6 +756,22 @@ static int cmd_eject(const char *kind, int cycles)
 		wait_gone(n);
 	}
 	printf("DONE\n");
+	return EX_OK;
+}
+
+/* One write of the bytes HEX names, as a program might send them. */
+static int cmd_write(const char *hex)
+{
+	uint8_t m[512];
+	unsigned int b;
+	size_t n = 0;
+	int fd;
+
+	while (n < sizeof(m) && sscanf(hex + 2 * n, "%2x", &b) == 1)
+		m[n++] = b;
+	fd = open_dev(0);
+	report("write", write(fd, m, n));
+	report("close", close(fd));
 	return EX_OK;
 }
 
@@ -655,6 +785,7 @@ static void usage(FILE *f)
 "  nocard            calls without a smart card (cm4000)\n"
 "  openers           concurrent and non-blocking opens\n"
 "  pull              long exchanges until one fails: LOOPING, FAILED ...\n"
+"  write HEX         one write of these bytes\n"
 "  eject KIND N      N times: open, READY n, KIND calls until one fails:\n"
 "                    CYCLE n ...; KIND: open read write ioctl poll\n"
 "output: CASE <name> OK <value> | CASE <name> <errno name>\n");
@@ -705,6 +836,8 @@ int main(int argc, char **argv)
 		return cmd_openers();
 	if (!strcmp(cmd, "pull"))
 		return cmd_pull();
+	if (!strcmp(cmd, "write") && argc - optind == 3)
+		return cmd_write(argv[optind + 2]);
 	if (!strcmp(cmd, "eject") && argc - optind == 4)
 		return cmd_eject(argv[optind + 2], atoi(argv[optind + 3]));
 	usage(stderr);

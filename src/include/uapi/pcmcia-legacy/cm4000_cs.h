@@ -17,9 +17,12 @@
  *        bytes of data (case 3);
  *   T=1: one block: NAD PCB LEN, LEN bytes of information and the LRC.
  * read() then returns the answer: T=0: the data and SW1 SW2; T=1: the
- * card's block.  A read() that finds no answer waits for the next write;
- * an answer is returned once, truncated to the buffer.  poll() reports
- * EPOLLIN while an answer waits and EPOLLOUT while the card is ready.
+ * card's block.  An answer is returned once, truncated to the buffer.  A
+ * read() while another thread's write() on the same file is under way
+ * waits for that answer; a read() with no answer waiting and no write()
+ * under way returns 0, the end of the file (so `cat` and `dd` end).
+ * poll() reports EPOLLIN while an answer waits and EPOLLOUT while the
+ * card is ready.
  *
  * Errors: ENODEV once the reader is gone (ejected or unbound: every call
  * on a file opened before fails so; open the next reader anew), EIO when
