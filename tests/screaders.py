@@ -209,6 +209,24 @@ class Rig:
         assert self.g.wait_for(cond, timeout), \
             "%s still running:\n%s" % ("/".join(tools), self.g.run("ps")[0])
 
+    def plug(self, model, wire_timing=False):
+        """Put the reader's PC Card into its socket."""
+        qid, sock, _, _ = READERS[model]
+        self.g.device_add(model, id=qid, bus="%s.%d" % (BRIDGE, sock),
+                          wire_timing=wire_timing)
+
+    def replug_if_missed(self, model):
+        """Now and then a card found before its socket has resources gets
+        no PC Card device at boot (a race in the PC Card core and the
+        guest's socket setup, not in the reader or its driver); plug it
+        in again then, as a user would."""
+        if self.g.wait_for("[ -e /sys/bus/pcmcia/devices/%d.0 ]" % READERS[model][1], 20):
+            return
+        print("socket %d: no PC Card device after boot; %s inserted again"
+              % (READERS[model][1], model))
+        self.g.device_del(READERS[model][0])
+        self.plug(model)
+
     def card(self, model, atr=DEFAULT_ATR, seed=0, present=True):
         self.prop(model, "atr", atr)
         self.prop(model, "challenge-seed", seed)

@@ -174,6 +174,7 @@ def rig(request, tmp_path_factory):
         guest.check(cmd)
         r = CmRig(guest, kernel)
         for m in MODELS:
+            r.replug_if_missed(m)
             r.wait_node(m)
         yield r
     finally:

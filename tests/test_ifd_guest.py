@@ -29,7 +29,7 @@ import pytest
 
 import pclkernels as pk
 from pclguest import CACHE, Guest
-from screaders import (ATRS, BRIDGE, DEFAULT_ATR, EF0101, NODE_TIMEOUT, OK,
+from screaders import (ATRS, DEFAULT_ATR, EF0101, NODE_TIMEOUT, OK,
                        READERS, Rig, apdu_script, build_modules, h, lines,
                        reader_args)
 
@@ -141,6 +141,7 @@ def rig(tmp_path_factory):
         guest.check(" && ".join("pcl-insmod %s" % d for d in DRIVERS))
         r = IfdRig(guest)
         for m in MODELS:
+            r.replug_if_missed(m)
             assert r.node_there(m), "no %s" % READERS[m][2]
         yield r
     finally:
@@ -177,7 +178,7 @@ def test_smart_card_pulled_and_back(rig, model):
 
 @pytest.mark.parametrize("model", MODELS)
 def test_pc_card_ejected_while_held(rig, model):
-    qid, sock, node, _ = READERS[model]
+    qid, _, node, _ = READERS[model]
     rig.card(model, DEFAULT_ATR)
     out = rig.watch(model)
     try:
@@ -188,8 +189,7 @@ def test_pc_card_ejected_while_held(rig, model):
             rig.g.run("ls -l /dev/cm*")[0]
         assert not rig.holds(model), "%s still open after the eject" % node
         assert "reader gone, device closed" in rig.g.check("cat %s" % out)
-        rig.g.device_add(model, id=qid, bus="%s.%d" % (BRIDGE, sock),
-                         wire_timing=False)
+        rig.plug(model)
         assert rig.node_there(model), "no %s after the insert" % node
         rig.wait_line(out, "PRESENT", 2)
         assert rig.holds(model)
@@ -295,14 +295,14 @@ def test_smart_card_pulled_under_pcscd(pcscd, model):
 
 @pytest.mark.parametrize("model", MODELS)
 def test_pc_card_ejected_under_pcscd(pcscd, model):
-    qid, sock, node, _ = READERS[model]
+    qid, _, node, _ = READERS[model]
     pcscd.card(model, DEFAULT_ATR, seed=SEED)
     assert pcscd.g.wait_for("%s opensc-tool -r %d -a" % (LIBPATH, INDEX[model]), 20)
     pcscd.g.device_del(qid)
     assert pcscd.node_there(model, present=False, timeout=30), "%s stays" % node
     assert pcscd.g.wait_for("! %s opensc-tool -r %d -a" % (LIBPATH, INDEX[model]), 20)
     assert pcscd.g.run("pidof pcscd")[1] == 0, pcscd.g.run("tail -30 /tmp/pcscd.log")[0]
-    pcscd.g.device_add(model, id=qid, bus="%s.%d" % (BRIDGE, sock), wire_timing=False)
+    pcscd.plug(model)
     assert pcscd.node_there(model), "no %s after the insert" % node
     assert pcscd.g.wait_for("%s opensc-tool -r %d -a" % (LIBPATH, INDEX[model]), 30), \
         pcscd.g.run("tail -30 /tmp/pcscd.log")[0]
