@@ -36,7 +36,8 @@ check_changelogs()
 
 build_deb()
 {
-	need_host_packages dpkg-dev debhelper dh-dkms lintian fakeroot
+	need_host_packages dpkg-dev debhelper dh-dkms lintian fakeroot \
+		build-essential libpcsclite-dev pkgconf
 	check_changelogs
 	export_tree "$out/deb/$name"
 	log "building the .deb ($version)"
@@ -50,18 +51,18 @@ build_deb()
 
 build_rpm()
 {
-	need_host_packages rpm rpmlint
+	need_host_packages rpm rpmlint build-essential libpcsclite-dev pkgconf
 	export_tree "$out/rpm/$name"
 	mkdir -p "$out/rpm/SOURCES"
 	tar -czf "$out/rpm/SOURCES/$name.tar.gz" -C "$out/rpm" "$name"
 	log "building the .rpm ($version)"
 	run_logged "$out/rpm/build.log" "rpmbuild" \
 		rpmbuild -bb --nodeps --define "_topdir $out/rpm" \
-		--define "pcl_version $version" "$top/rpm/pcmcia-legacy-dkms.spec" || exit 1
+		--define "pcl_version $version" "$top/rpm/pcmcia-legacy.spec" || exit 1
 	log "rpmlint"
 	run_logged "$out/rpm/rpmlint.log" "rpmlint" \
-		rpmlint -c "$top/rpm/rpmlint.toml" "$out"/rpm/RPMS/noarch/*.rpm || exit 1
-	ls "$out"/rpm/RPMS/noarch/*.rpm
+		rpmlint -c "$top/rpm/rpmlint.toml" "$out"/rpm/RPMS/*/*.rpm || exit 1
+	ls "$out"/rpm/RPMS/*/*.rpm
 }
 
 case ${1:-} in

@@ -8,8 +8,10 @@ ours alike (tests/test_upstream_readers.py, tests/test_cm40xx.py)."""
 import functools
 import os
 import re
+import shutil
 import subprocess
 
+import pclkernels as pk
 from pclguest import TOP
 
 BRIDGE = "pcc"
@@ -150,6 +152,19 @@ def guest_tools(arch32=False):
     return files
 
 
+def build_modules(matrix_name, dest):
+    """Our modules for that kernel (make modules), copied to dest: the
+    cache's module directory is rebuilt by whoever builds next."""
+    proc = pk.run([os.path.join(pk.SCRIPTS, "modules.sh"), matrix_name],
+                  env=dict(os.environ, PCL_ALL_DRIVERS="1"))
+    assert proc.returncode == 0, "make modules KVER=%s failed:\n%s" % (
+        matrix_name, proc.stderr[-3000:])
+    src = proc.stdout.strip().splitlines()[-1]
+    for name in ("cm4000_cs", "cm4040_cs", "i82092"):
+        shutil.copy(os.path.join(src, name + ".ko"), dest)
+    return str(dest)
+
+
 def reader_args(models, wire_timing=False):
     """QEMU arguments: the 82092 bridge and the readers of models."""
     args = ["-device", "i82092,id=%s" % BRIDGE]
@@ -193,6 +208,24 @@ class Rig:
         cond = " && ".join("! pidof %s >/dev/null" % t for t in tools)
         assert self.g.wait_for(cond, timeout), \
             "%s still running:\n%s" % ("/".join(tools), self.g.run("ps")[0])
+
+    def plug(self, model, wire_timing=False):
+        """Put the reader's PC Card into its socket."""
+        qid, sock, _, _ = READERS[model]
+        self.g.device_add(model, id=qid, bus="%s.%d" % (BRIDGE, sock),
+                          wire_timing=wire_timing)
+
+    def replug_if_missed(self, model):
+        """Now and then a card found before its socket has resources gets
+        no PC Card device at boot (a race in the PC Card core and the
+        guest's socket setup, not in the reader or its driver); plug it
+        in again then, as a user would."""
+        if self.g.wait_for("[ -e /sys/bus/pcmcia/devices/%d.0 ]" % READERS[model][1], 20):
+            return
+        print("socket %d: no PC Card device after boot; %s inserted again"
+              % (READERS[model][1], model))
+        self.g.device_del(READERS[model][0])
+        self.plug(model)
 
     def card(self, model, atr=DEFAULT_ATR, seed=0, present=True):
         self.prop(model, "atr", atr)

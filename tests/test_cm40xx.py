@@ -39,7 +39,6 @@ import os
 import random
 import re
 import shlex
-import shutil
 import time
 
 import pytest
@@ -47,7 +46,7 @@ import pytest
 import pclkernels as pk
 from pclguest import Guest
 from screaders import (APDU_CASES, APDU_IDS, BRIDGE, DEFAULT_ATR, OK, READERS,
-                       NODE_TIMEOUT, Rig, challenge, check_apdu_round_trip,
+                       NODE_TIMEOUT, Rig, build_modules, challenge, check_apdu_round_trip,
                        check_atr_reads_back, check_card_removal_reported,
                        check_pps_speeds_up, check_wire_delay,
                        check_wire_time_model, guest_tools, h, lines,
@@ -79,19 +78,6 @@ EJECT_KINDS = {
 TOOLS = {"64": ("sctool", "scbad"), "32": ("sctool32", "scbad32")}
 # parallel test workers (tests/conftest.py): one guest kernel each
 XDIST_SPLIT = "rig"
-
-
-def build_modules(matrix_name, dest):
-    """Our modules for that kernel (make modules), copied to dest: the
-    cache's module directory is rebuilt by whoever builds next."""
-    proc = pk.run([os.path.join(pk.SCRIPTS, "modules.sh"), matrix_name],
-                  env=dict(os.environ, PCL_ALL_DRIVERS="1"))
-    assert proc.returncode == 0, "make modules KVER=%s failed:\n%s" % (
-        matrix_name, proc.stderr[-3000:])
-    src = proc.stdout.strip().splitlines()[-1]
-    for name in DRIVERS + ["i82092"]:
-        shutil.copy(os.path.join(src, name + ".ko"), dest)
-    return str(dest)
 
 
 class CmRig(Rig):
@@ -188,6 +174,7 @@ def rig(request, tmp_path_factory):
         guest.check(cmd)
         r = CmRig(guest, kernel)
         for m in MODELS:
+            r.replug_if_missed(m)
             r.wait_node(m)
         yield r
     finally:

@@ -2,7 +2,10 @@
 """The .deb and the .rpm as built by `make deb` / `make rpm`: they build,
 lintian and rpmlint find nothing that counts, they carry the DKMS source
 tree with the version of CHANGELOG, and their scripts hand the modules to
-DKMS.  (Installing them in a guest is test_package.py's job.)"""
+DKMS.  The same source gives a second, architecture-dependent package
+with the pcsc-lite driver for the CardMan readers (libifd-cm40xx /
+pcsc-lite-cm40xx).  (Installing them in a guest is test_package.py's
+job.)"""
 
 import os
 import re
@@ -13,6 +16,12 @@ import pytest
 import pclkernels as pk
 
 PACKAGE = os.path.join(pk.SCRIPTS, "package.sh")
+IFD_CONF = "etc/reader.conf.d/pcmcia-legacy-cm40xx"
+IFD_ENTRY_POINTS = {"IFDHCreateChannel", "IFDHCreateChannelByName",
+                    "IFDHCloseChannel", "IFDHGetCapabilities",
+                    "IFDHSetCapabilities", "IFDHSetProtocolParameters",
+                    "IFDHPowerICC", "IFDHTransmitToICC", "IFDHICCPresence",
+                    "IFDHControl"}
 
 
 def version(top=pk.TOP):
@@ -108,6 +117,46 @@ def test_deb_scripts_hand_over_to_dkms(deb, tmp_path):
     assert "dkms remove -m $DKMS_NAME -v $DKMS_VERSION --all" in prerm, prerm
 
 
+def test_dkms_deb_carries_no_pcsc_driver(deb, tmp_path):
+    _, path = deb
+    names = pk.run(["dpkg-deb", "-c", str(path)], check=True).stdout
+    assert "pcsc" not in names and "reader.conf.d" not in names
+
+
+def check_ifd_tree(root, libdir):
+    """The driver and its reader.conf.d file under root, the file pointing
+    pcscd at the driver; the driver exports what pcscd looks up."""
+    lib = os.path.join(libdir, "pcsc", "drivers", "serial", "libifd-cm40xx.so")
+    assert (root / lib.lstrip("/")).is_file(), lib
+    conf = (root / IFD_CONF).read_text()
+    assert re.findall(r"^DEVICENAME\s+(\S+)$", conf, re.M) == [
+        "/dev/cmm0:cm4000", "/dev/cmx0:cm4040"]
+    assert re.findall(r"^LIBPATH\s+(\S+)$", conf, re.M) == [lib, lib]
+    assert len(re.findall(r"^FRIENDLYNAME\s+\"[^\"]+\"$", conf, re.M)) == 2
+    syms = pk.run(["nm", "-D", "--defined-only", str(root / lib.lstrip("/"))],
+                  check=True).stdout
+    assert {l.split()[-1] for l in syms.splitlines()
+            if l.split()[1] == "T"} == IFD_ENTRY_POINTS
+
+
+def test_deb_pcsc_driver(deb, tmp_path):
+    out, _ = deb
+    arch = pk.run(["dpkg", "--print-architecture"], check=True).stdout.strip()
+    path = out / "deb" / ("libifd-cm40xx_%s_%s.deb" % (version(), arch))
+    assert path.is_file(), "no %s after make deb" % path
+    assert deb_field(path, "Architecture") == arch
+    assert deb_field(path, "Version") == version()
+    assert deb_field(path, "Section") == "libs"
+    assert deb_field(path, "Provides") == "pcsc-ifd-handler"
+    depends = deb_field(path, "Depends")
+    assert re.search(r"\bpcscd\b", depends) and "libc6" in depends, depends
+    assert "pcmcia-legacy-dkms" in deb_field(path, "Recommends")
+    pk.run(["dpkg-deb", "-x", str(path), str(tmp_path / "root")], check=True)
+    check_ifd_tree(tmp_path / "root", "/usr/lib")
+    pk.run(["dpkg-deb", "-e", str(path), str(tmp_path / "ctl")], check=True)
+    assert (tmp_path / "ctl" / "conffiles").read_text().split() == ["/" + IFD_CONF]
+
+
 def rpm_query(path, fmt):
     return pk.run(["rpm", "-qp", "--qf", fmt, str(path)], check=True).stdout
 
@@ -147,6 +196,24 @@ def test_rpm_contents_and_scripts(rpm):
                           % (path, tree), shell=True, capture_output=True,
                           text=True, check=True).stdout
     assert re.search(r'^PACKAGE_VERSION="%s"$' % re.escape(version()), conf, re.M)
+
+
+def test_rpm_pcsc_subpackage(rpm, tmp_path):
+    out, _ = rpm
+    arch = pk.run(["rpm", "--eval", "%{_arch}"], check=True).stdout.strip()
+    libdir = pk.run(["rpm", "--eval", "%{_libdir}"], check=True).stdout.strip()
+    path = out / "rpm" / "RPMS" / arch / (
+        "pcsc-lite-cm40xx-%s-1.%s.rpm" % (version(), arch))
+    assert path.is_file(), "no %s after make rpm" % path
+    assert "pcsc-lite" in pk.run(["rpm", "-qp", "--requires", str(path)],
+                                 check=True).stdout.split()
+    assert pk.run(["rpm", "-qpc", str(path)], check=True).stdout.split() == [
+        "/" + IFD_CONF]
+    root = tmp_path / "root"
+    root.mkdir()
+    subprocess.run("rpm2cpio %s | cpio -idm --quiet" % path, shell=True,
+                   cwd=root, check=True)
+    check_ifd_tree(root, libdir)
 
 
 def test_changelog_disagreement_is_refused(tmp_path):
