@@ -282,6 +282,9 @@ def test_opensc_card_driver(pcscd, model):
     new_card(pcscd, model, DEFAULT_ATR)
     out, rc = opensc(pcscd, model, "-n")
     assert rc == 0 and out.strip().splitlines()[-1] == "Unsupported card", out
+    # what they ask: SELECT by AID (here PIV's), answered "not found"
+    out, rc = opensc(pcscd, model, "-s 00A4040009A00000030800001000")
+    assert rc == 0 and received(out) == bytes.fromhex("6A82"), out
 
 
 @pytest.mark.parametrize("model", MODELS)

@@ -332,6 +332,11 @@ static int select_file(ISO7816Card *c, const uint8_t *apdu,
     uint16_t fid;
     int n = 0, size;
 
+    if (p1 == 0x04) {
+        /* the card holds no applications: every AID is unknown */
+        trace_pcl_iso7816_select_aid(lc);
+        return put_sw(out, 0, SW_NOT_FOUND);
+    }
     if ((p1 != 0x00 && p1 != 0x02) ||
         (p2 != 0x00 && p2 != 0x04 && p2 != 0x0c)) {
         return put_sw(out, 0, SW_BAD_P1P2);

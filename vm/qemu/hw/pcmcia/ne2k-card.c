@@ -333,6 +333,8 @@ uint16_t ne2k_card_core_read(PCLNe2kCard *s, unsigned off)
     trace_pcl_ne2k_chip_reset();
     timer_del(s->tx_timer);
     s->tx_busy = false;
+    /* the aborted frame no longer holds the wire */
+    s->tx_wire_free = 0;
     val = ne2k_card_dispatch_read(s, NE2K_RESET, 1);
     ne2k_card_reset_status(s);
     return val;
