@@ -38,6 +38,7 @@ ETH_P_ARP = 0x0806
 ETH_P_TEST = 0x88b5         # IEEE local experimental ethertype
 PEER_MAC = bytes.fromhex("020000007701")
 BROADCAST = b"\xff" * 6
+END_MARKER = 0xffffffff      # nettool count stops at this sequence number
 PORT_TO_GUEST = 5001        # guest listens, host sends
 PORT_FROM_GUEST = 5002      # guest listens, host receives
 
@@ -302,6 +303,25 @@ class NetRig:
         g.device_add(self.driver, **dict(self.card_props(), **extra))
         return self.up(g) if up else None
 
+    def replug_if_missed(self, g):
+        """Now and then a card found before its socket has resources gets
+        no PC Card device at boot (a race in the PC Card core and the
+        guest's socket setup, not in the card or its driver); plug it in
+        again then, as a user would."""
+        if g.wait_for("[ -e /sys/bus/pcmcia/devices/%d.0 ]" % self.socket, 20):
+            return
+        print("socket %d: no PC Card device after boot; card inserted again" % self.socket)
+        g.device_del(self.card_id)
+        g.device_add(self.driver, **self.card_props())
+
+    def wait_up(self, g, timeout=10):
+        """Whether the carrier and operstate are up within timeout: the
+        kernel lets frames through only once linkwatch has seen the
+        carrier, up to a second after the driver reported it."""
+        ifc = self.iface(g)
+        return g.wait_for("grep -qx 1 /sys/class/net/%s/carrier && "
+                          "grep -qx up /sys/class/net/%s/operstate" % (ifc, ifc), timeout)
+
     def sysfs(self, g, name):
         """An integer of /sys/class/net/IFACE/NAME (e.g. carrier,
         statistics/rx_packets)."""
@@ -363,14 +383,29 @@ class NetRig:
         g.check("rm -f /tmp/tx")
         return got == nbytes and digest.hexdigest() == want, seconds
 
-    def count_frames(self, g, send, seconds=2, join=()):
-        """Run nettool count on the card while send() sends; return
+    def count_frames(self, g, send, join=(), timeout=60):
+        """Run nettool count on the card while send() sends, then send the
+        end marker to the card's MAC until nettool has seen it; return
         (frames, bad frames) the guest received with ETH_P_TEST.  join:
         link-layer groups the interface joins meanwhile."""
         self.spawn(g, "nettool count %s %#x %d %s </dev/null >/tmp/count 2>&1"
-                   % (self.iface(g), ETH_P_TEST, seconds, " ".join(join)), "/tmp/count.pid")
+                   % (self.iface(g), ETH_P_TEST, timeout, " ".join(join)), "/tmp/count.pid")
         assert g.wait_for("grep -q READY /tmp/count", 10), g.run("cat /tmp/count")[0]
         send()
-        assert g.wait_for("grep -q COUNT /tmp/count", seconds + 30), g.run("cat /tmp/count")[0]
+        done = threading.Event()
+
+        def mark_end():
+            # repeated: a marker lost in a ring overrun is sent again
+            while not done.wait(0.3):
+                self.peer.send_test_frames(self.mac, 1, 60, seq0=END_MARKER)
+
+        marker = threading.Thread(target=mark_end, daemon=True)
+        marker.start()
+        try:
+            assert g.wait_for("grep -q COUNT /tmp/count", timeout + 10), g.run("cat /tmp/count")[0]
+        finally:
+            done.set()
+            marker.join()
         words = g.check("grep COUNT /tmp/count").split()
+        assert words[5] == "1", "the end marker never reached the guest: %s" % " ".join(words)
         return int(words[1]), int(words[3])

@@ -73,6 +73,24 @@ def rolling_tolerance(name):
         raise
 
 
+def our_modules(matrix_name, names, dest=None):
+    """Our modules `names` for a matrix kernel, built as `make modules`
+    builds them with every driver (PCL_ALL_DRIVERS=1), into dest (a
+    directory of the caller's, which parallel builds leave alone) or the
+    cache's module directory."""
+    env = dict(os.environ, PCL_ALL_DRIVERS="1")
+    if dest:
+        env["PCL_MODULES_OUT"] = str(dest)
+    proc = run([os.path.join(SCRIPTS, "modules.sh"), matrix_name], env=env)
+    assert proc.returncode == 0, "make modules KVER=%s failed:\n%s" % (
+        matrix_name, proc.stderr[-3000:])
+    out = proc.stdout.strip().splitlines()[-1]
+    paths = [os.path.join(out, name + ".ko") for name in names]
+    for ko in paths:
+        assert os.path.isfile(ko), "no %s after make modules KVER=%s" % (ko, matrix_name)
+    return paths
+
+
 def drivers():
     """src/drivers.list as a list of dicts."""
     rows = []

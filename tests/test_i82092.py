@@ -47,16 +47,7 @@ def build_module(matrix_name, out=None):
     """Our module for that kernel, built like `make modules` does, into
     `out` (a directory of the caller's, which parallel test workers'
     builds leave alone) or the cache."""
-    env = dict(os.environ, PCL_ALL_DRIVERS="1")
-    if out:
-        env["PCL_MODULES_OUT"] = str(out)
-    proc = pk.run([os.path.join(pk.SCRIPTS, "modules.sh"), matrix_name],
-                  env=env)
-    assert proc.returncode == 0, "make modules KVER=%s failed:\n%s" % (
-        matrix_name, proc.stderr[-3000:])
-    ko = os.path.join(proc.stdout.strip().splitlines()[-1], MODULE + ".ko")
-    assert os.path.isfile(ko), "no %s after make modules KVER=%s" % (ko, matrix_name)
-    return ko
+    return pk.our_modules(matrix_name, [MODULE], out)[0]
 
 
 def vermagic_release(ko):

@@ -597,6 +597,15 @@ static int axn_open(struct net_device *ndev)
 
 	if (!pcmcia_dev_present(priv->link))
 		return -ENODEV;
+	/*
+	 * A stop lets a frame on the wire finish, and the chip ignores a
+	 * transmit command until then: start from a reset.
+	 */
+	rc = axn_chip_reset(priv);
+	if (rc) {
+		netdev_err(ndev, "the card did not finish its reset\n");
+		return rc;
+	}
 	rc = request_irq(priv->link->irq, axn_interrupt, IRQF_SHARED,
 			 ndev->name, priv);
 	if (rc)

@@ -11,16 +11,20 @@
  *
  *   nettool count IFACE ETHERTYPE SECONDS [MCAST-MAC...]
  *
- * Counts the frames of ETHERTYPE (e.g. 0x88b5) that IFACE receives
- * within SECONDS, through a packet socket.  Each MCAST-MAC is added to
- * the interface's link-layer multicast list for that time (as a group
- * membership would).  Prints READY once it listens, then at the end
+ * Counts the frames of ETHERTYPE (e.g. 0x88b5) that IFACE receives,
+ * through a packet socket, until the end marker arrives or SECONDS have
+ * passed.  Each MCAST-MAC is added to the interface's link-layer
+ * multicast list for that time (as a group membership would).  Prints
+ * READY once it listens, then at the end
  *
- *   COUNT <frames> BAD <frames whose payload is not the rig's pattern>
+ *   COUNT <frames> BAD <frames whose payload is not the rig's pattern> END <0|1>
  *
  * The rig's payload: a 32-bit sequence number, a 16-bit length L (both
  * big-endian), then L - 6 bytes where byte i (from the payload start) is
- * (seq + i) & 0xff.  Bytes past L (padding) are not checked.
+ * (seq + i) & 0xff.  Bytes past L (padding) are not checked.  The end
+ * marker is a payload with sequence number 0xffffffff: the sender is
+ * done, and what it sent before has come through (frames keep their
+ * order), so the count does not depend on how fast the guest runs.
  */
 
 #include <arpa/inet.h>
@@ -39,6 +43,7 @@
 #include <unistd.h>
 
 #define PAYLOAD_HEAD 6
+#define END_MARKER 0xffffffffu
 
 static void die(const char *what)
 {
@@ -67,6 +72,11 @@ static int parse_mac(const char *s, unsigned char *mac)
 	return 0;
 }
 
+static uint32_t payload_seq(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
 /* Whether a payload carries the rig's pattern. */
 static int payload_ok(const unsigned char *p, size_t len)
 {
@@ -76,7 +86,7 @@ static int payload_ok(const unsigned char *p, size_t len)
 
 	if (len < PAYLOAD_HEAD)
 		return 0;
-	seq = (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+	seq = payload_seq(p);
 	want = p[4] << 8 | p[5];
 	if (want < PAYLOAD_HEAD || want > len)
 		return 0;
@@ -92,6 +102,7 @@ static int count(int argc, char **argv)
 	struct sockaddr_ll sll;
 	struct packet_mreq mr;
 	unsigned long frames = 0, bad = 0;
+	int ended = 0;
 	double end;
 	int fd, ifindex, proto, i;
 
@@ -149,11 +160,16 @@ static int count(int argc, char **argv)
 				continue;
 			die("recv");
 		}
+		if (n >= ETH_HLEN + PAYLOAD_HEAD &&
+		    payload_seq(frame + ETH_HLEN) == END_MARKER) {
+			ended = 1;
+			break;
+		}
 		frames++;
 		if (n < ETH_HLEN || !payload_ok(frame + ETH_HLEN, n - ETH_HLEN))
 			bad++;
 	}
-	printf("COUNT %lu BAD %lu\n", frames, bad);
+	printf("COUNT %lu BAD %lu END %d\n", frames, bad, ended);
 	return 0;
 }
 

@@ -1,0 +1,368 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The network rig's scenarios (tests/netrig.py), one set for every
+Ethernet PC Card and driver.  A test file imports them
+
+    from nic_scenarios import *     # the rig's scenarios
+
+and defines the fixture `nic`, which yields (guest, NetRig, driver) with
+the rig's card up and NetRig.log set to the driver's habits (LOG).  In
+order, per card: the driver binds with the card's MAC address; ARP and
+ping, also with full 1500-byte frames; TCP transfers through slirp in
+each direction with checksums; a link-layer multicast group joined and
+not joined; promiscuous reception of a foreign unicast address; frames
+that are too long or too short from the peer; a burst that overruns the
+receive ring; MTU changes; link down and up through QMP set_link, in the
+kernel log and the carrier; the card ejected during a transfer and
+inserted again; with the card's wire-rate at 10 Mbit/s, TCP payload
+against the wire; a card whose reset never completes (the model's fault
+option).  Each scenario leaves the card up and working.
+
+TCP transfer size: CI 2 MiB each way, PCL_STRESS=soak 16 MiB.
+"""
+
+import contextlib
+import os
+import socket
+import threading
+
+import pytest
+
+from netrig import ip_mcast_mac, mac_text, mcast_bin, rig_tools
+from pclguest import Guest
+
+__all__ = [
+    "test_driver_binds", "test_arp_and_ping", "test_full_frames",
+    "test_tcp_transfer", "test_multicast", "test_promiscuous",
+    "test_bad_frames", "test_receive_ring_overrun", "test_mtu_change",
+    "test_link_down_up", "test_link_carrier", "test_eject_during_transfer",
+    "test_wire_rate", "test_reset_never_completes",
+]
+
+SOAK = os.environ.get("PCL_STRESS") == "soak"
+TCP_BYTES = (16 if SOAK else 2) << 20
+BURST = 400
+WIRE_RATE = 10000000
+WIRE_BYTES = 2 << 20
+
+# A driver's habits: what it logs for a chip whose reset never ends
+# (reset), for the PHY's link going down and coming up (down, up); why it
+# cannot pass a scenario through its own bug (no_carrier, no_link_state).
+# Upstream's drivers, then ours ("ours:").
+LOG = {
+    "pcnet_cs": dict(reset="did not complete",
+                     no_link_state="an NE2000 (DE-650) has no link status "
+                                   "that pcnet_cs reads"),
+    "axnet_cs": dict(reset="did not complete", down="lost link beat",
+                     up="found link beat",
+                     no_carrier="axnet_cs logs 'lost link beat' but never calls "
+                                "netif_carrier_off(), so carrier stays 1"),
+    "ours:axnet_cs": dict(reset="did not finish its reset",
+                          down=": link down", up=": link up"),
+}
+
+
+def habits(driver, ours):
+    """LOG's entry for upstream's driver or ours of that name."""
+    return LOG[("ours:" if ours else "") + driver]
+
+
+@contextlib.contextmanager
+def rig_guest(name, kernel, bridge_args, rigs, spares=(), setup=(), files=None, **kw):
+    """A guest (Guest's keywords in kw) with the rigs' cards plugged in at
+    boot and up, after the guest commands of setup (loading our modules);
+    spares: rigs whose segment is there from the start but whose card a
+    scenario plugs in later."""
+    args = list(bridge_args)
+    for r in rigs:
+        args += r.qemu_args() + r.card_args()
+    for r in spares:
+        args += r.qemu_args()
+    guest = Guest(name, kernel=kernel, files=dict(rig_tools(), **(files or {})),
+                  qemu_args=args, **kw)
+    every = list(rigs) + list(spares)
+    for r in every:
+        r.start()
+    try:
+        guest.start()
+        for command in setup:
+            guest.check(command)
+        for r in rigs:
+            r.replug_if_missed(guest)
+            r.up(guest)
+        yield guest
+    finally:
+        guest.stop()
+        for r in every:
+            r.stop()
+
+
+def dmesg_count(g, text):
+    return int(g.run("dmesg | grep -c '%s'" % text)[0].strip() or 0)
+
+
+# ------------------------------------------------------------ scenarios
+
+def test_driver_binds(nic):
+    g, r, driver = nic
+    bound = g.check("ls /sys/bus/pcmcia/drivers/%s" % driver).split()
+    assert "%d.0" % r.socket in bound, "%s drives no card in socket %d" % (driver, r.socket)
+    ifc = r.iface(g)
+    assert g.check("cat /sys/class/net/%s/address" % ifc).strip() == r.mac
+    assert r.sysfs(g, "carrier") == 1
+
+
+def test_arp_and_ping(nic):
+    g, r, _ = nic
+    r.peer.reset_stats()
+    assert r.ping(g, count=5) == 5
+    assert r.peer.stat("arp") >= 1, "the guest never asked for the peer's MAC"
+    assert r.peer.stat("echo") == 5
+    assert r.ping(g, ip=r.gateway, count=2) == 2, "slirp does not answer"
+
+
+def test_full_frames(nic):
+    g, r, _ = nic
+    r.peer.reset_stats()
+    # 1472 bytes of ICMP data: a 1500-byte IP packet, a 1514-byte frame
+    assert r.ping(g, size=1472, count=3) == 3
+    assert r.peer.stat("max_len") == 1514
+
+
+@pytest.mark.parametrize("direction", ["to-guest", "from-guest"])
+def test_tcp_transfer(nic, direction):
+    g, r, driver = nic
+    move = r.tcp_to_guest if direction == "to-guest" else r.tcp_from_guest
+    ok, seconds = move(g, TCP_BYTES)
+    print("%s %s: %d bytes in %.1f s (%.0f KB/s)"
+          % (driver, direction, TCP_BYTES, seconds, TCP_BYTES / seconds / 1024))
+    assert ok, "data corrupted or cut short %s" % direction
+
+
+def pick_groups(guest_mac, count):
+    """IPv4 multicast groups whose filter bits differ from each other and
+    from those of the groups a Linux host joins by itself (all-hosts, and
+    IPv6 all-nodes and solicited-node of its link-local address)."""
+    mac = bytes(int(b, 16) for b in guest_mac.split(":"))
+    taken = {mcast_bin(m) for m in (
+        "01:00:5e:00:00:01", "33:33:00:00:00:01", "33:33:00:00:00:02",
+        mac_text(b"\x33\x33\xff" + mac[3:]))}
+    groups = []
+    for n in range(1, 255):
+        mac_g = ip_mcast_mac("239.1.2.%d" % n)
+        if mcast_bin(mac_g) not in taken:
+            taken.add(mcast_bin(mac_g))
+            groups.append(mac_g)
+            if len(groups) == count:
+                return groups
+    raise AssertionError("no free multicast filter bits")
+
+
+def test_multicast(nic):
+    g, r, _ = nic
+    joined, other = pick_groups(r.mac, 2)
+    got = r.count_frames(g, lambda: r.peer.send_test_frames(joined, 10, 200, gap=0.02),
+                         join=[joined])
+    assert got == (10, 0), "frames to a joined group: %s" % (got,)
+    got = r.count_frames(g, lambda: r.peer.send_test_frames(other, 10, 200, gap=0.02),
+                         join=[joined])
+    assert got[0] == 0, "frames to a group not joined passed the filter: %s" % (got,)
+
+
+def test_promiscuous(nic):
+    g, r, _ = nic
+    foreign = "02:00:00:00:99:99"
+    ifc = r.iface(g)
+
+    def send():
+        r.peer.send_test_frames(foreign, 10, 300, gap=0.02)
+
+    assert r.count_frames(g, send)[0] == 0, "a foreign unicast frame passed"
+    g.check("ip link set %s promisc on" % ifc)
+    try:
+        got = r.count_frames(g, send)
+    finally:
+        g.check("ip link set %s promisc off" % ifc)
+    assert got == (10, 0), "promiscuous mode: %s" % (got,)
+    assert r.count_frames(g, send)[0] == 0, "still promiscuous after promisc off"
+
+
+def test_bad_frames(nic):
+    """Too long frames are not delivered, too short ones arrive padded; the
+    interface keeps working."""
+    g, r, _ = nic
+
+    def send():
+        r.peer.send_test_frames(r.mac, 5, 1600, seq0=100, gap=0.02)
+        r.peer.send_test_frames(r.mac, 5, 30, seq0=200, gap=0.02)
+        r.peer.send_test_frames(r.mac, 5, 1514, seq0=300, gap=0.02)
+
+    assert r.count_frames(g, send) == (10, 0)
+    assert r.ping(g, count=2) == 2
+
+
+def test_receive_ring_overrun(nic):
+    g, r, driver = nic
+    def drops():
+        return (r.sysfs(g, "statistics/rx_over_errors") +
+                r.sysfs(g, "statistics/rx_missed_errors"))
+
+    before = drops()
+    got, bad = r.count_frames(g, lambda: r.peer.send_test_frames(r.mac, BURST, 1000))
+    lost = drops() - before
+    print("%s: burst of %d frames: %d received, overrun/missed counters +%d"
+          % (driver, BURST, got, lost))
+    assert bad == 0
+    assert 0 < got <= BURST
+    if got < BURST:
+        assert lost > 0, "frames were lost but the driver counted no overrun"
+    assert r.ping(g, count=3) == 3, "no traffic after the overrun"
+
+
+def test_mtu_change(nic):
+    g, r, _ = nic
+    ifc = r.iface(g)
+    assert g.run("ip link set %s mtu 1501" % ifc)[1] != 0, "MTU above 1500 accepted"
+    g.check("ip link set %s mtu 1000" % ifc)
+    r.peer.mtu = 1000
+    r.peer.reset_stats()
+    try:
+        # 1472 bytes of data now leave in two fragments and come back so
+        assert r.ping(g, size=1472, count=3) == 3
+        assert 0 < r.peer.stat("max_len") <= 1014
+        assert r.ping(g, size=972, count=2) == 2
+    finally:
+        r.peer.mtu = 1500
+        g.check("ip link set %s mtu 1500" % ifc)
+    r.peer.reset_stats()
+    assert r.ping(g, size=1472, count=2) == 2
+    assert r.peer.stat("max_len") == 1514
+
+
+def set_link(g, r, up):
+    g.qmp_cmd("set_link", name=r.card_id, up=up)
+
+
+def test_link_down_up(nic):
+    g, r, driver = nic
+    link_state = "no_link_state" not in r.log
+    down, up = r.log.get("down"), r.log.get("up")
+    lost = dmesg_count(g, down) if down else 0
+    found = dmesg_count(g, up) if up else 0
+    set_link(g, r, False)
+    try:
+        assert r.ping(g, count=2, wait=2) == 0, "frames pass with the link down"
+        if link_state:
+            assert g.wait_for("[ $(dmesg | grep -c '%s') -gt %d ]" % (down, lost), 10), \
+                "%s did not notice the link going down" % driver
+    finally:
+        set_link(g, r, True)
+    if link_state:
+        assert g.wait_for("[ $(dmesg | grep -c '%s') -gt %d ]" % (up, found), 10), \
+            "%s did not notice the link coming back" % driver
+        if "no_carrier" not in r.log:
+            assert r.wait_up(g), "no carrier after the link came back"
+    # The pings with the link down left the peer's ARP entry resolving:
+    # when its last probe fails, the kernel drops what waits on it, a
+    # ping sent now included.  Start resolving afresh.
+    g.check("ip neigh flush dev %s" % r.iface(g))
+    assert r.ping(g, count=3) == 3
+
+
+def test_link_carrier(nic):
+    g, r, driver = nic
+    if "no_link_state" in r.log:
+        pytest.skip(r.log["no_link_state"])
+    if "no_carrier" in r.log:
+        pytest.xfail(r.log["no_carrier"])
+    ifc = r.iface(g)
+    set_link(g, r, False)
+    try:
+        down = g.wait_for("[ $(cat /sys/class/net/%s/carrier) = 0 ]" % ifc, 10)
+    finally:
+        set_link(g, r, True)
+    assert down, "carrier stays 1 with the link down"
+    assert g.wait_for("[ $(cat /sys/class/net/%s/carrier) = 1 ]" % ifc, 10)
+
+
+def test_eject_during_transfer(nic):
+    """The card leaves in the middle of a TCP transfer: the interface goes,
+    the guest's sockets fail, the kernel log stays clean; a card inserted
+    again is a new interface that works."""
+    g, r, driver = nic
+    ifc = r.iface(g)
+    r.spawn(g, "nc -l -p 5001 </dev/null >/dev/null 2>/tmp/nc.err", "/tmp/nc.pid")
+    assert g.wait_for("netstat -ltn | grep -q ':5001 '", 10)
+    sent = [0]
+    stop = threading.Event()
+
+    def feed():
+        try:
+            with socket.create_connection(("127.0.0.1", r.fwd_to_guest), timeout=5) as s:
+                while not stop.is_set():
+                    sent[0] += s.send(bytes(65536))
+        except OSError:
+            pass
+
+    t = threading.Thread(target=feed, daemon=True)
+    t.start()
+    assert g.wait_for("[ $(cat /sys/class/net/%s/statistics/rx_bytes) -gt 300000 ]" % ifc, 30), \
+        "the transfer did not get going"
+    gone = r.eject(g)
+    stop.set()
+    out, rc = g.run("ping -c 1 -W 2 %s" % r.peer_ip)
+    g.run("kill $(cat /tmp/nc.pid) 2>/dev/null")
+    t.join(10)
+    assert gone, "%s still there after the eject" % ifc
+    assert rc != 0, "ping works without the card:\n" + out
+
+    ifc = r.insert(g)
+    # what the eject left in the log, checked with the card back in, so
+    # that a problem does not take the next scenarios' card with it
+    assert not g.kernel_log_problems()
+    assert r.ping(g, count=3) == 3, "the re-inserted card does not work"
+    ok, _ = r.tcp_from_guest(g, 1 << 20)
+    assert ok, "TCP through the re-inserted card failed"
+    print("%s: eject after %d bytes sent; re-inserted as %s" % (driver, sent[0], ifc))
+
+
+def test_wire_rate(nic):
+    """wire-rate=10 Mbit/s: the transfers arrive whole and TCP payload
+    never beats the wire (the card paces frames).  How much of the wire
+    the drivers fill is a timing, for the benchmark, not a pass/fail test:
+    a loaded machine slows the guest, never the wire."""
+    g, r, driver = nic
+    assert r.eject(g)
+    r.wire_rate = WIRE_RATE
+    try:
+        r.insert(g)
+        ok_in, s_in = r.tcp_to_guest(g, WIRE_BYTES, seed=3)
+        ok_out, s_out = r.tcp_from_guest(g, WIRE_BYTES)
+    finally:
+        r.eject(g)
+        r.wire_rate = 0
+        r.insert(g)
+    wire = WIRE_RATE / 8
+    print("%s at %d bit/s: to guest %.2f, from guest %.2f of the wire"
+          % (driver, WIRE_RATE, WIRE_BYTES / s_in / wire, WIRE_BYTES / s_out / wire))
+    assert ok_in and ok_out
+    assert WIRE_BYTES / s_in < wire and WIRE_BYTES / s_out < wire, \
+        "faster than the wire: frames are not paced"
+
+
+def test_reset_never_completes(nic):
+    """A card whose chip never reports a finished reset (the model's
+    stuck-reset fault): the driver says so, nothing hangs, and a good
+    card afterwards works."""
+    g, r, driver = nic
+    assert r.eject(g)
+    seen = dmesg_count(g, r.log["reset"])
+    r.insert(g, up=False, **{"stuck-reset": True})
+    try:
+        assert g.wait_for("[ $(dmesg | grep -c '%s') -gt %d ]" % (r.log["reset"], seen), 30), \
+            "%s did not report the failed reset" % driver
+        assert g.run("true", timeout=30)[1] == 0
+    finally:
+        g.device_del(r.card_id)
+    g.wait_for("[ ! -e /sys/bus/pcmcia/devices/%d.0 ]" % r.socket, 15)
+    r.insert(g)
+    assert r.ping(g, count=3) == 3
