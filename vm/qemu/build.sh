@@ -177,7 +177,10 @@ inputs_hash()
 	{
 		echo "${CONFIGURE_OPTS[*]}"
 		readlink -f "$(tree)" 2>/dev/null || true
-		find "$MODELS" "$PATCHES" -type f -print0 | sort -z | xargs -0 sha256sum
+		# paths relative to the checkout: checkouts with the same models
+		# share the build
+		(cd "$PCL_TOP/vm/qemu" &&
+			find hw/pcmcia patches -type f -print0 | sort -z | xargs -0 sha256sum)
 	} | sha256sum | cut -d' ' -f1
 }
 
