@@ -16,13 +16,15 @@
 #   --force         run the build even if nothing seems to have changed
 # Environment: PCL_JOBS (default 2), PCL_QEMU_SUITE (default: the host's),
 # PCL_QEMU_REFRESH=1 fetches the source again (a from-scratch build),
+# PCL_QEMU_HOME (default $PCL_CACHE/qemu) holds the source and the build:
+# a second one lets work on other models go on beside running guests,
 # PCL_QEMU_DEBUG=1 builds with debug info.
 
 set -eu
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 . "$PCL_TOP/scripts/apt-suite.sh"
 
-QEMU_HOME=$PCL_CACHE/qemu
+QEMU_HOME=${PCL_QEMU_HOME:-$PCL_CACHE/qemu}
 BIN=$QEMU_HOME/bin/qemu-system-x86_64
 STAMP=$QEMU_HOME/bin/.inputs
 MODELS=$PCL_TOP/vm/qemu/hw/pcmcia
