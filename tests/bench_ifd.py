@@ -28,8 +28,8 @@ sys.path.insert(0, os.path.join(TOP, "vm", "guest"))
 from pclguest import Guest  # noqa: E402
 from screaders import (ATRS, READERS, Rig, build_modules, guest_tools,  # noqa: E402
                        reader_args)
-from test_ifd_guest import (DRIVERS, LIBPATH, READER_NAMES, build_ifd,  # noqa: E402
-                            pcsc_userland)
+from pcscscenarios import READER_NAMES, build_ifd  # noqa: E402
+from test_ifd_guest import DRIVERS, LIBPATH, pcsc_userland  # noqa: E402
 
 ROUNDS = int(os.environ.get("PCL_BENCH_ROUNDS", "3"))
 SHORT, LONG = 2, 12
