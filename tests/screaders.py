@@ -215,6 +215,11 @@ class Rig:
         self.g.device_add(model, id=qid, bus="%s.%d" % (BRIDGE, sock),
                           wire_timing=wire_timing)
 
+    def node_there(self, model, present=True, timeout=NODE_TIMEOUT):
+        """Wait until the reader's device node is there (or gone)."""
+        cond = ("[ -c %s ]" if present else "[ ! -e %s ]") % READERS[model][2]
+        return self.g.wait_for(cond, timeout)
+
     def replug_if_missed(self, model):
         """Now and then a card found before its socket has resources gets
         no PC Card device at boot (a race in the PC Card core and the

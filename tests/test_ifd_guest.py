@@ -29,29 +29,18 @@ import pytest
 
 import pclkernels as pk
 from pclguest import CACHE, Guest
-from screaders import (ATRS, DEFAULT_ATR, EF0101, NODE_TIMEOUT, OK,
-                       READERS, Rig, apdu_script, build_modules, h, lines,
-                       reader_args)
+import pcscscenarios as pcsc
+from pcscscenarios import SEED, build_ifd
+from screaders import (ATRS, DEFAULT_ATR, READERS, Rig, apdu_script,
+                       build_modules, h, lines, reader_args)
 
-MODELS = sorted(READERS)
+MODELS = pcsc.MODELS
 DEVICENAME = {"cm4000": "/dev/cmm0:cm4000", "cm4040": "/dev/cmx0:cm4040"}
 DRIVERS = ["cm4000_cs", "cm4040_cs"]
 # (ATR, protocol asked for: None = what pcscd picks, T=1 when offered)
 CASES = [("dual", 0), ("dual", 1), ("dual", None), ("t0only", 0),
          ("t1only", 1), ("t1-ifsc254", 1), ("inverse", 0)]
 IDS = ["%s-%s" % (k, "auto" if p is None else "T%d" % p) for k, p in CASES]
-SEED = 7
-
-
-def build_ifd(dest):
-    """{name: path} of the driver and the test programs, built into dest."""
-    ifd = os.path.join(pk.TOP, "userspace", "ifd-cm40xx")
-    names = ["libifd-cm40xx.so", "ifdtool", "pcscclient"]
-    pk.bash("need_host_packages gcc make pkg-config libpcsclite-dev")
-    proc = pk.run(["make", "-C", ifd, "OUT=%s" % dest] +
-                  [os.path.join(str(dest), n) for n in names])
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return {n: os.path.join(str(dest), n) for n in names}
 
 
 # pcscd, pcsc_scan and opensc-tool of this machine's Debian release, taken
@@ -119,10 +108,6 @@ class IfdRig(Rig):
         """Whether ifdtool has the reader's node open."""
         return self.g.run("ls -l /proc/$(pidof ifdtool)/fd | grep -q %s"
                           % READERS[model][2])[1] == 0
-
-    def node_there(self, model, present=True, timeout=NODE_TIMEOUT):
-        cond = ("[ -c %s ]" if present else "[ ! -e %s ]") % READERS[model][2]
-        return self.g.wait_for(cond, timeout)
 
 
 @pytest.fixture(scope="module")
@@ -203,12 +188,6 @@ def test_pc_card_ejected_while_held(rig, model):
 # ------------------------------------------------ pcscd, pcsc-tools, OpenSC
 # These come last: pcscd holds the readers from here on.
 
-READER_NAMES = {"cm4000": "Omnikey CardMan 4000 00 00",
-                "cm4040": "Omnikey CardMan 4040 01 00"}
-# OpenSC's reader numbers: pcscd's order, that of the reader.conf.d file
-INDEX = {"cm4000": 0, "cm4040": 1}
-
-
 @pytest.fixture(scope="module")
 def pcscd(rig):
     for m in MODELS:
@@ -216,139 +195,43 @@ def pcscd(rig):
     rig.g.check("mkdir -p /run/pcscd; (%s pcscd --foreground --debug >/tmp/pcscd.log 2>&1 "
                 "</dev/null &); pcl-wait 30 '[ -S /run/pcscd/pcscd.comm ]'" % LIBPATH,
                 timeout=60)
-    yield rig
+    yield pcsc.Pcsc(rig, env=LIBPATH)
     rig.g.run("kill $(pidof pcscd)")
 
 
-def run(rig, cmd, timeout=60):
-    return rig.g.run("%s %s" % (LIBPATH, cmd), timeout=timeout)
-
-
-def new_card(rig, model, atr):
-    """Another smart card: pulled until pcscd has seen it go (pcscd keeps
-    a card's ATR while it stays in), then one with @atr put in, until
-    pcscd has seen it come."""
-    cmd = "%s opensc-tool -r %d -a" % (LIBPATH, INDEX[model])
-    rig.prop(model, "card-present", False)
-    assert rig.g.wait_for("! " + cmd, 20)
-    rig.card(model, atr, seed=SEED)
-    assert rig.g.wait_for(cmd, 20)
-
-
 def test_pcsc_scan_lists_readers(pcscd):
-    out, rc = run(pcscd, "pcsc_scan -r")
-    assert rc == 0, out + pcscd.g.run("cat /tmp/pcscd.log")[0]
-    for m in MODELS:
-        assert READER_NAMES[m] in out, out
-
-
-def opensc(rig, model, args):
-    return run(rig, "opensc-tool -r %d %s" % (INDEX[model], args))
-
-
-def received(out):
-    """The data and status of opensc-tool -s's last answer, as bytes."""
-    m = list(re.finditer(r"Received \(SW1=0x(..), SW2=0x(..)\)(?::\n((?:[0-9A-F]{2} .*\n?)*))?", out))
-    assert m, out
-    data = bytes.fromhex(" ".join(l[:48] for l in (m[-1].group(3) or "").splitlines()))
-    return data + bytes.fromhex(m[-1].group(1) + m[-1].group(2))
+    pcsc.check_pcsc_scan_lists_readers(pcscd)
 
 
 def test_opensc_lists_readers(pcscd):
-    out, rc = run(pcscd, "opensc-tool -l")
-    assert rc == 0, out
-    for m in MODELS:
-        assert re.search(r"^%d\s+Yes\s+%s$" % (INDEX[m], re.escape(READER_NAMES[m])),
-                         out, re.M), out
+    pcsc.check_opensc_lists_readers(pcscd)
 
 
 @pytest.mark.parametrize("model", MODELS)
-@pytest.mark.parametrize("kind", ["t0only", "t1only", "dual"])
+@pytest.mark.parametrize("kind", pcsc.KINDS)
 def test_opensc_atr_and_apdus(pcscd, model, kind):
-    new_card(pcscd, model, ATRS[kind])
-    atr = ":".join(ATRS[kind][i:i + 2] for i in range(0, len(ATRS[kind]), 2)).lower()
-    assert pcscd.g.wait_for("%s opensc-tool -r %d -a | grep -q %s"
-                            % (LIBPATH, INDEX[model], atr), 20), \
-        opensc(pcscd, model, "-a")[0]
-    out, rc = opensc(pcscd, model, "-s 00A4000C020101 -s 00B0000010")
-    assert rc == 0, out
-    assert received(out) == EF0101[:16] + OK
+    pcsc.check_opensc_atr_and_apdus(pcscd, model, kind)
 
 
 @pytest.mark.parametrize("model", MODELS)
 def test_opensc_card_driver(pcscd, model):
-    """OpenSC's AID-probing drivers (coolkey, muscle, sc-hsm, PIV, ...) all
-    let the virtual card go, so its generic driver takes it."""
-    new_card(pcscd, model, DEFAULT_ATR)
-    out, rc = opensc(pcscd, model, "-n")
-    assert rc == 0 and out.strip().splitlines()[-1] == "Unsupported card", out
-    # what they ask: SELECT by AID (here PIV's), answered "not found"
-    out, rc = opensc(pcscd, model, "-s 00A4040009A00000030800001000")
-    assert rc == 0 and received(out) == bytes.fromhex("6A82"), out
+    pcsc.check_opensc_card_driver(pcscd, model)
 
 
 @pytest.mark.parametrize("model", MODELS)
 def test_smart_card_pulled_under_pcscd(pcscd, model):
-    pcscd.card(model, DEFAULT_ATR, seed=SEED)
-    pcscd.prop(model, "card-present", False)
-    assert pcscd.g.wait_for("! %s opensc-tool -r %d -a" % (LIBPATH, INDEX[model]), 20)
-    pcscd.prop(model, "card-present", True)
-    assert pcscd.g.wait_for("%s opensc-tool -r %d -a" % (LIBPATH, INDEX[model]), 20)
+    pcsc.check_smart_card_pulled(pcscd, model)
 
 
 @pytest.mark.parametrize("model", MODELS)
 def test_pc_card_ejected_under_pcscd(pcscd, model):
-    qid, _, node, _ = READERS[model]
-    pcscd.card(model, DEFAULT_ATR, seed=SEED)
-    assert pcscd.g.wait_for("%s opensc-tool -r %d -a" % (LIBPATH, INDEX[model]), 20)
-    pcscd.g.device_del(qid)
-    assert pcscd.node_there(model, present=False, timeout=30), "%s stays" % node
-    assert pcscd.g.wait_for("! %s opensc-tool -r %d -a" % (LIBPATH, INDEX[model]), 20)
-    assert pcscd.g.run("pidof pcscd")[1] == 0, pcscd.g.run("tail -30 /tmp/pcscd.log")[0]
-    pcscd.plug(model)
-    assert pcscd.node_there(model), "no %s after the insert" % node
-    assert pcscd.g.wait_for("%s opensc-tool -r %d -a" % (LIBPATH, INDEX[model]), 30), \
-        pcscd.g.run("tail -30 /tmp/pcscd.log")[0]
-    out, rc = opensc(pcscd, model, "-s 00A4000C020101 -s 00B0000010")
-    assert rc == 0 and received(out) == EF0101[:16] + OK, out
-    pcscd.g.assert_clean_kernel_log()
+    pcsc.check_pc_card_ejected(pcscd, model)
 
 
 @pytest.mark.parametrize("model", MODELS)
 def test_connection_sees_the_card_removed(pcscd, model):
-    """An application holding a connection gets SCARD_W_REMOVED_CARD once
-    the card was pulled, and a new connection works with the next card."""
-    g = pcscd.g
-    pcscd.card(model, DEFAULT_ATR, seed=SEED)
-    out, flag = "/tmp/client-%s" % model, "/tmp/pulled-%s" % model
-    g.check("rm -f %s; (%s pcscclient '%s' removed %s >%s 2>&1 </dev/null &); "
-            "pcl-wait 60 'grep -q CONNECTED %s'"
-            % (flag, LIBPATH, READER_NAMES[model], flag, out, out), timeout=90)
-    pcscd.prop(model, "card-present", False)
-    assert g.wait_for("! %s opensc-tool -r %d -a" % (LIBPATH, INDEX[model]), 20)
-    g.check("touch %s" % flag)
-    assert g.wait_for("grep -q TRANSMIT %s" % out, 20), g.run("cat %s" % out)[0]
-    pcscd.prop(model, "card-present", True)
-    assert g.wait_for("grep -q AGAIN %s" % out, 40), g.run("cat %s" % out)[0]
-    text = g.check("cat %s" % out)
-    assert "CONNECTED 9000" in text and "AGAIN 9000" in text, text
-    assert "TRANSMIT Card was removed." in text, text
+    pcsc.check_connection_sees_card_removed(pcscd, model)
 
 
 def test_idle_power_down_and_up(pcscd):
-    """pcscd powers an unused card down after a few seconds (through the
-    handler's IFD_POWER_DOWN) and up again for the next connection."""
-    g = pcscd.g
-    pcscd.card("cm4000", DEFAULT_ATR, seed=SEED)
-    pcscd.prop("cm4040", "card-present", False)     # only the 4000's card
-    try:
-        assert g.wait_for("! %s opensc-tool -r 1 -a" % LIBPATH, 20)
-        count = "grep -c POWER_STATE_UNPOWERED /tmp/pcscd.log"
-        before = int(g.run(count)[0].strip() or 0)
-        assert g.wait_for("%s opensc-tool -r 0 -a" % LIBPATH, 20)
-        assert g.wait_for("[ $(%s) -gt %d ]" % (count, before), 30), \
-            g.run("tail -20 /tmp/pcscd.log")[0]
-        out, rc = opensc(pcscd, "cm4000", "-s 00A4000C020101 -s 00B0000010")
-        assert rc == 0 and received(out) == EF0101[:16] + OK, out
-    finally:
-        pcscd.prop("cm4040", "card-present", True)
+    pcsc.check_idle_power_down_and_up(pcscd)

@@ -6,14 +6,16 @@ the new kernel lacks, a reboot, and the emulated cards working with the
 drivers that udev loads by itself.
 
 Scenario "upgrade" (bookworm image): 6.1 ships every driver, so the
-package installs and builds nothing; bookworm's 6.12 lacks the readers'
+package installs and builds nothing (the same apt run installs our
+libifd-cm40xx with pcscd, pcsc-tools and OpenSC); bookworm's 6.12 lacks the readers'
 drivers: the hook builds them, and after the reboot the CardMan 4000 and
-4040 answer (ATR, APDUs).  Then an update to bookworm's newest 6.1 ABI,
+4040 answer (ATR, APDUs), and so do they through pcscd, pcsc-tools and
+OpenSC (tests/pcscscenarios.py, with the packaged pcscd service).  Then an update to bookworm's newest 6.1 ABI,
 whose postinst must not fail; then removal.
 
 Scenario "newest" (trixie image): 6.12, then trixie-backports' kernel
 (7.3), which lacks the bridge's driver too: bridge and readers built by
-the hook and working after the reboot; then removal.
+the hook and working after the reboot, also through pcscd; then removal.
 
 The guests have no network: apt installs from the image's local
 repository (what the image build downloaded for exactly these steps), so
@@ -37,7 +39,8 @@ import pytest
 import pclguest
 from pclguest import TOP, DiskGuest, progress
 import pclkernels as pk
-from screaders import (DEFAULT_ATR, EF0101, NODE_TIMEOUT, READERS, build_tools,
+import pcscscenarios as pcsc
+from screaders import (DEFAULT_ATR, EF0101, NODE_TIMEOUT, READERS, Rig, build_tools,
                        reader_args)
 
 # Under TCG a kernel package install (unpack, initramfs, DKMS build) takes
@@ -46,17 +49,24 @@ APT_TIMEOUT = 1800
 MODELS = ["cm4000", "cm4040"]   # one CardMan in each socket of the 82092
 # parallel test runs: the longest file, its worker starts with it
 XDIST_EARLY = True
+HANDLER = "/usr/lib/pcsc/drivers/serial/libifd-cm40xx.so"
+READER_CONF = "/etc/reader.conf.d/pcmcia-legacy-cm40xx"
+# guest names (log directories): PCL_GUEST_PREFIX lets runs side by side
+# keep theirs apart
+PREFIX = os.environ.get("PCL_GUEST_PREFIX", "package-")
 
 
-def build_deb(out):
-    """make deb into out; the path of the .deb."""
+def build_debs(out):
+    """make deb into out; the paths of the DKMS and the IFD handler's
+    .deb."""
     proc = subprocess.run([os.path.join(TOP, "scripts", "package.sh"), "deb"],
                           env=dict(os.environ, PCL_OUT=str(out)),
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert proc.returncode == 0, "make deb failed:\n" + proc.stdout.decode()[-3000:]
-    debs = glob.glob(os.path.join(str(out), "deb", "pcmcia-legacy-dkms_*_all.deb"))
-    assert len(debs) == 1, debs
-    return debs[0]
+    debs = [glob.glob(os.path.join(str(out), "deb", pattern))
+            for pattern in ("pcmcia-legacy-dkms_*_all.deb", "libifd-cm40xx_*_amd64.deb")]
+    assert all(len(d) == 1 for d in debs), debs
+    return [d[0] for d in debs]
 
 
 def our_modules():
@@ -66,9 +76,14 @@ def our_modules():
 class Scenario:
     """One guest and what the steps learn about it."""
 
-    def __init__(self, guest, deb):
+    # pcscd's options (/etc/default/pcscd): its debug log shows the idle
+    # power-down; trixie's needs --disable-polkit for the console shell,
+    # which has no login session polkit would allow
+    pcscd_args = "--debug"
+
+    def __init__(self, guest, debs):
         self.g = guest
-        self.deb = os.path.basename(deb)
+        self.debs = [os.path.basename(d) for d in debs]
         self.times = []             # (phase, seconds)
         self.state = {}
 
@@ -159,8 +174,23 @@ class Scenario:
     # -- steps shared by the scenarios
 
     def install_package(self):
+        """Our packages and the PC/SC programs in one apt run."""
         self.apt("update", "apt-get update")
-        return self.apt("install-package", "cd /pcl && apt install -y ./%s" % self.deb)
+        out = self.apt("install-package", "cd /pcl && apt install -y %s %s" % (
+            " ".join("./" + d for d in self.debs), self.g.image.manifest["install.pcsc"]))
+        self.handler_is_packaged()
+        return out
+
+    def handler_is_packaged(self):
+        """The handler and its reader.conf.d file are libifd-cm40xx's, as
+        the package installed them, and no other copy exists."""
+        for path in (HANDLER, READER_CONF):
+            owner = self.g.check("dpkg -S %s" % path).strip()
+            assert owner == "libifd-cm40xx: %s" % path, owner
+        out, rc = self.g.run("dpkg --verify libifd-cm40xx")
+        assert rc == 0 and out.strip() == "", out
+        found = self.g.check("find / -xdev -name 'libifd-cm40xx*.so*'").split()
+        assert found == [HANDLER], found
 
     def install_kernel(self, what, args):
         """Install kernel packages; their hook must build what the new
@@ -216,8 +246,21 @@ class Scenario:
             assert self.g.wait_for("[ -c %s ]" % node, NODE_TIMEOUT), \
                 "no %s on %s; lsmod:\n%s" % (node, self.g.release, self.g.check("lsmod"))
 
+    def pcsc_scenarios(self):
+        """pcscd as its package runs it (socket activation, the service's
+        sandbox), with our handler and reader.conf.d file: the scenarios
+        of tests/pcscscenarios.py on the kernel just booted."""
+        self.g.check("echo 'PCSCD_ARGS=\"%s\"' >>/etc/default/pcscd && "
+                     "systemctl stop pcscd.service" % self.pcscd_args)
+        pc = pcsc.Pcsc(Rig(self.g), log="journalctl -b -u pcscd.service -o cat --no-pager")
+        out, rc = pc.run("opensc-tool -l")
+        assert rc == 0, out + pc.log()
+        self.g.check("grep -q %s /proc/%s/maps" % (HANDLER, pc.pid()))
+        pcsc.check_all(pc)
+
     def remove_package(self):
-        self.apt("remove-package", "apt-get remove -y pcmcia-legacy-dkms")
+        self.apt("remove-package", "apt-get remove -y pcmcia-legacy-dkms libifd-cm40xx")
+        self.g.check("[ ! -e %s ]" % HANDLER)
         assert self.dkms_status() == ""
         left = self.g.check("find /lib/modules/*/updates -name '*.ko*' 2>/dev/null | "
                             "grep -E '/(%s)\\.ko' || true" % "|".join(our_modules()))
@@ -262,6 +305,9 @@ class Upgrade(Scenario):
     def step_readers_work(self):
         self.timed("readers smoke test", self.readers_work, self.state["new"])
 
+    def step_pcsc(self):
+        self.timed("pcsc scenarios", self.pcsc_scenarios)
+
     def step_abi_update(self):
         """bookworm's newest 6.1 ABI: its hook runs and has nothing to build."""
         args = self.g.image.manifest["install.abi_update"]
@@ -284,6 +330,7 @@ class Newest(Scenario):
     and readers ours; removal."""
 
     image = "trixie"
+    pcscd_args = "--debug --disable-polkit"
 
     def step_boot(self):
         self.timed("image (cached: a check)", pclguest.image, self.image)
@@ -309,6 +356,9 @@ class Newest(Scenario):
     def step_bridge_and_readers_work(self):
         self.timed("readers smoke test", self.readers_work, self.state["new"])
 
+    def step_pcsc(self):
+        self.timed("pcsc scenarios", self.pcsc_scenarios)
+
     def step_kernel_log_clean(self):
         self.g.assert_clean_kernel_log()
 
@@ -329,12 +379,13 @@ class Run(threading.Thread):
     by side (each is mostly one busy vCPU under TCG; the machine has two
     cores).  Tests wait for their step's outcome."""
 
-    def __init__(self, cls, deb, sctool):
+    def __init__(self, cls, debs, sctool, client):
         super().__init__(name="scenario-" + cls.__name__, daemon=True)
-        g = DiskGuest("package-" + cls.__name__.lower(), image=cls.image,
-                      files={"/pcl/" + os.path.basename(deb): deb, "/pcl/bin/sctool": sctool},
+        files = {"/pcl/" + os.path.basename(d): d for d in debs}
+        files.update({"/pcl/bin/sctool": sctool, "/pcl/bin/pcscclient": client})
+        g = DiskGuest(PREFIX + cls.__name__.lower(), image=cls.image, files=files,
                       qemu_args=reader_args(MODELS))
-        self.s = cls(g, deb)
+        self.s = cls(g, debs)
         self.outcome = {}           # step -> None (passed) or exception
         self.cond = threading.Condition()
 
@@ -372,17 +423,19 @@ class Run(threading.Thread):
 
 
 @pytest.fixture(scope="module")
-def deb(tmp_path_factory):
-    return build_deb(tmp_path_factory.mktemp("package"))
+def debs(tmp_path_factory):
+    return build_debs(tmp_path_factory.mktemp("package"))
 
 
 @pytest.fixture(scope="module")
-def runs(request, deb):
+def runs(request, debs, tmp_path_factory):
     """The selected tests' scenarios, started together."""
     wanted = {item.callspec.params["case"][0] for item in request.session.items
               if item.module.__name__ == __name__ and hasattr(item, "callspec")}
     sctool = build_tools()
-    runs = {name: Run(SCENARIOS[name], deb, sctool) for name in SCENARIOS if name in wanted}
+    client = pcsc.build_ifd(tmp_path_factory.mktemp("ifd"))["pcscclient"]
+    runs = {name: Run(SCENARIOS[name], debs, sctool, client)
+            for name in SCENARIOS if name in wanted}
     t0, cpu0 = time.monotonic(), children_cpu()
     for r in runs.values():
         r.start()

@@ -31,7 +31,9 @@ set -eu
 . "$PCL_TOP/scripts/chroot.sh"
 
 HERE=$PCL_TOP/vm/image
-IMAGES=$PCL_CACHE/images
+# PCL_IMAGES: another place for the images, so that a branch with another
+# recipe does not rebuild the images other checkouts' runs share
+IMAGES=${PCL_IMAGES:-$PCL_CACHE/images}
 DISK_MIB=6144
 
 # What every image holds besides its kernel.  No recommends (the guests'
@@ -40,6 +42,10 @@ BASE_PACKAGES=(systemd-sysv udev dbus kmod dkms pcmciautils grub-pc initramfs-to
 	zstd e2fsprogs procps pciutils openssl)
 
 IMAGE_NAMES="bookworm trixie trixie-bpo"
+
+# The PC/SC stack our libifd-cm40xx serves, installed in the same apt run
+# as our packages (libifd-cm40xx depends on pcscd).
+PCSC_STEP="pcsc=pcscd pcsc-tools opensc"
 
 # image_spec NAME: the recipe of one image.
 #   suite        the release debootstrap installs
@@ -60,12 +66,13 @@ image_spec()
 		suite=bookworm apt_suite=bookworm repo_suite=bookworm-security
 		boot_pkgs=OLD-META
 		steps=("kernel=linux-image-6.12-amd64 linux-headers-6.12-amd64"
-			"abi_update=linux-image-amd64 linux-headers-amd64")
+			"abi_update=linux-image-amd64 linux-headers-amd64" "$PCSC_STEP")
 		;;
 	trixie)
 		suite=trixie apt_suite=trixie-backports repo_suite=trixie-backports
 		boot_pkgs="linux-image-amd64 linux-headers-amd64"
-		steps=("kernel=-t trixie-backports linux-image-amd64 linux-headers-amd64")
+		steps=("kernel=-t trixie-backports linux-image-amd64 linux-headers-amd64"
+			"$PCSC_STEP")
 		repo_flags=(NotAutomatic=yes ButAutomaticUpgrades=yes)
 		;;
 	trixie-bpo)
@@ -299,7 +306,7 @@ main()
 	image_spec "$image"
 	# Downloaded packages, kept between builds of an image (a rebuild
 	# fetches only what changed in the archive).
-	debs=$IMAGES/debs/$image
+	debs=$PCL_CACHE/images/debs/$image
 	recipe=$(recipe_hash "$image")
 	dir=$IMAGES/$image
 	mkdir -p "$IMAGES"
