@@ -10,8 +10,10 @@ them: 9600 bps, 12 ETU a character).
 Per round, reader and driver (the drivers alternate which goes first):
 load the driver, then run sctool's ECHO bench (T=0, 64 bytes: a case 4
 APDU, i.e. two TPDUs and about 0.18 s on the wire) twice, with 2 and
-22 APDUs; the differences between the two runs cancel the session's
-cost (activation, PPS).  Per APDU that gives
+62 APDUs; the differences between the two runs cancel the session's
+cost (activation, PPS).  (60 APDUs of difference, not fewer: the
+session's CPU time varies from run to run by several ms on a busy host,
+and the interrupt time comes in 10 ms ticks.)  Per APDU that gives
   - the round trip: sctool's own clock;
   - the CPU time: the guest's busy time around the tool (all of it: the
     tool, the driver's polling in process context, its work items, and
@@ -44,7 +46,7 @@ from pclguest import Guest  # noqa: E402
 from screaders import READERS, Rig, guest_tools, reader_args  # noqa: E402
 
 ROUNDS = int(os.environ.get("PCL_BENCH_ROUNDS", "3"))
-SHORT, LONG = 2, 22
+SHORT, LONG = 2, 62
 SIZE = 64
 RETRIES = 5
 MODELS = sorted(READERS)
