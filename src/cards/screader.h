@@ -10,9 +10,10 @@
  * reader gone under io_lock before the card's resources are released, so
  * everything that touches the hardware does it between scr_io_begin(),
  * which fails with -ENODEV once the reader is gone, and scr_io_end(), and
- * never sleeps in between.  Waits go through scr_wait_next(), which remove
- * cuts short.  A reader that is gone has no minor number and no device node any
- * more: the next card gets a fresh scr_dev under the lowest free minor.
+ * never sleeps in between.  Waits go through scr_wait_next(), which
+ * remove cuts short.  A reader that is gone has no minor number and no
+ * device node any more: the next card gets a fresh scr_dev under the
+ * lowest free minor.
  *
  * The character device region and the class exist while at least one
  * reader is bound, so that the module needs nothing but its PC Card
