@@ -26,7 +26,6 @@
 #include <linux/compat.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
-#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
@@ -37,6 +36,7 @@
 #include <pcmcia-legacy/cm4000_cs.h>
 
 #include "compat.h"
+#include "iso7816.h"
 #include "screader.h"
 
 /* I/O ports */
@@ -78,8 +78,6 @@
 #define CMM_ADDR_PAGE		256
 
 /* ISO 7816-3 defaults */
-#define CMM_FIDI_DEFAULT	0x11
-#define CMM_ETU_DEFAULT		372
 #define CMM_ETU_MIN		8
 #define CMM_ETU_MAX		512	/* nine bits of divisor */
 #define CMM_STOPBITS_DEFAULT	2	/* 12 ETU a character */
@@ -110,18 +108,6 @@ enum cmm_atr_state {
 	CMM_ATR_BAD,		/* mute card or unusable ATR */
 };
 
-/* What the driver needs from an ATR. */
-struct cmm_atr_info {
-	u8 protocols;		/* bit T: T=0 or T=1 offered */
-	u8 first;		/* the first one offered */
-	u8 ta1;			/* the card's best Fi/Di */
-	u8 tc1;			/* extra guard time */
-	bool specific;		/* TA2: no PPS, the card runs as it says */
-	u8 ta2;
-	u8 wi;			/* T=0 waiting time integer */
-	u8 bwi;			/* T=1 block waiting time integer */
-};
-
 struct cmm_dev {
 	struct scr_dev rdr;
 
@@ -134,7 +120,7 @@ struct cmm_dev {
 	u8 atr[MAX_ATR];
 	unsigned int atr_len;
 	unsigned int bad_wait;	/* monitor rounds before the next try */
-	struct cmm_atr_info ai;
+	struct iso7816_atr_info ai;
 	bool pps_failed;	/* no automatic PPS for this card again */
 
 	bool inverse;		/* inverse convention */
@@ -238,7 +224,7 @@ static void cmm_buf_read(struct cmm_dev *dev, unsigned int from, u8 *dst,
 static unsigned int cmm_wire_us(struct cmm_dev *dev, unsigned int chars,
 				unsigned int etus)
 {
-	return div_u64((u64)chars * etus * dev->etu * 1000, CMM_CLOCK_KHZ);
+	return iso7816_wire_us(chars, etus, dev->etu, CMM_CLOCK_KHZ);
 }
 
 /* Baud divisor, convention and guard time for the card in use. */
@@ -349,19 +335,10 @@ static int cmm_failed(struct cmm_dev *dev, int rc)
 
 /* ---- the ATR ---- */
 
-static const u16 cmm_fi[16] = {
-	372, 372, 558, 744, 1116, 1488, 1860, 0,
-	0, 512, 768, 1024, 1536, 2048, 0, 0,
-};
-
-static const u8 cmm_di[16] = {
-	0, 1, 2, 4, 8, 16, 32, 64, 12, 20, 0, 0, 0, 0, 0, 0,
-};
-
 /* Clocks per ETU for a TA1-coded Fi/Di the reader can keep, else 0. */
 static unsigned int cmm_fidi_etu(u8 fidi)
 {
-	unsigned int f = cmm_fi[fidi >> 4], d = cmm_di[fidi & 0x0f], etu;
+	unsigned int f = iso7816_fi(fidi), d = iso7816_di(fidi), etu;
 
 	if (!f || !d)
 		return 0;
@@ -372,69 +349,6 @@ static unsigned int cmm_fidi_etu(u8 fidi)
 	if ((f - etu * d) * 50 > f)
 		return 0;
 	return etu;
-}
-
-/* Walk the ATR's interface bytes; false if the lengths do not add up. */
-static bool cmm_parse_atr(const u8 *atr, unsigned int len,
-			  struct cmm_atr_info *ai)
-{
-	unsigned int pos = 2, level = 1, t = 0;
-	bool tck = false, t1_seen = false;
-	u8 y;
-
-	memset(ai, 0, sizeof(*ai));
-	ai->ta1 = CMM_FIDI_DEFAULT;
-	ai->tc1 = 0;
-	ai->wi = 10;
-	ai->bwi = 4;
-	if (len < 2 || (atr[0] != 0x3b && atr[0] != 0x3f))
-		return false;
-	y = atr[1] >> 4;
-	for (;;) {
-		if (pos + hweight8(y) > len)
-			return false;
-		if (y & BIT(0)) {
-			if (level == 1) {
-				ai->ta1 = atr[pos];
-			} else if (level == 2) {
-				ai->specific = true;
-				ai->ta2 = atr[pos];
-			}
-			pos++;
-		}
-		if (y & BIT(1)) {
-			if (level > 2 && t == 1 && !t1_seen)
-				ai->bwi = atr[pos] >> 4;
-			pos++;
-		}
-		if (y & BIT(2)) {
-			if (level == 1)
-				ai->tc1 = atr[pos];
-			else if (level == 2 && atr[pos])
-				ai->wi = atr[pos];
-			pos++;
-		}
-		if (level > 2 && t == 1)
-			t1_seen = true;
-		if (!(y & BIT(3)))
-			break;
-		t = atr[pos] & 0x0f;
-		y = atr[pos] >> 4;
-		pos++;
-		if (t)
-			tck = true;
-		if (t <= 1) {
-			if (!ai->protocols)
-				ai->first = t;
-			ai->protocols |= BIT(t);
-		}
-		level++;
-	}
-	if (level == 1)
-		ai->protocols = BIT(0);		/* no TD1: T=0 */
-	if (!ai->protocols)
-		return false;
-	return pos + (atr[1] & 0x0f) + tck == len;
 }
 
 /* Two cards known to want more guard time than their ATR says. */
@@ -478,7 +392,7 @@ static int cmm_read_atr(struct cmm_dev *dev)
 	u8 f0;
 
 	dev->inverse = false;
-	dev->etu = CMM_ETU_DEFAULT;
+	dev->etu = ISO7816_ETU_DEFAULT;
 	dev->stopbits = CMM_STOPBITS_DEFAULT;
 	dev->atr_len = 0;
 	rc = scr_io_begin(&dev->rdr);
@@ -499,7 +413,9 @@ static int cmm_read_atr(struct cmm_dev *dev)
 		return -EIO;
 
 	scr_wait_start(&w, CMM_ATR_MUTE_MS);
-	scr_wait_expect(&w, cmm_wire_us(dev, 2, 12));	/* TS and T0 */
+	/* the card's first clocks, TS and T0 */
+	scr_wait_expect(&w, ISO7816_ATR_DELAY_MIN * 1000 / CMM_CLOCK_KHZ +
+			cmm_wire_us(dev, 2, ISO7816_CHAR_ETU));
 	for (;;) {
 		rc = cmm_look(dev, &p);
 		/* the card is not powered before the activation has begun */
@@ -584,7 +500,7 @@ static int cmm_pps(struct cmm_dev *dev, unsigned int proto, u8 pps0,
 
 	scr_wait_start(&w, CMM_PPS_MS);
 	scr_wait_expect(&w, cmm_wire_us(dev, n, 10 + dev->stopbits) +
-			cmm_wire_us(dev, 3, 12));
+			cmm_wire_us(dev, 3, ISO7816_CHAR_ETU));
 	for (;;) {
 		rc = cmm_look(dev, &p);
 		if (rc)
@@ -624,9 +540,9 @@ static int cmm_pps(struct cmm_dev *dev, unsigned int proto, u8 pps0,
 	}
 	dev->proto = proto;
 	/* a card that leaves PPS1 out of its reply stays at the default */
-	dev->etu = CMM_ETU_DEFAULT;
+	dev->etu = ISO7816_ETU_DEFAULT;
 	if (len == n && !memcmp(req, rep, n) && (pps0 & CMM_PPS0_PPS1))
-		dev->etu = cmm_fidi_etu(pps[0]) ?: CMM_ETU_DEFAULT;
+		dev->etu = cmm_fidi_etu(pps[0]) ?: ISO7816_ETU_DEFAULT;
 	rc = scr_io_begin(&dev->rdr);
 	if (rc)
 		return rc;
@@ -640,7 +556,7 @@ static int cmm_pps(struct cmm_dev *dev, unsigned int proto, u8 pps0,
 /* The fastest Fi/Di the card offers that the reader can keep. */
 static u8 cmm_best_fidi(struct cmm_dev *dev)
 {
-	return cmm_fidi_etu(dev->ai.ta1) ? dev->ai.ta1 : CMM_FIDI_DEFAULT;
+	return cmm_fidi_etu(dev->ai.ta1) ? dev->ai.ta1 : ISO7816_FIDI_DEFAULT;
 }
 
 /*
@@ -655,7 +571,7 @@ static int cmm_power_up(struct cmm_dev *dev, bool auto_pps)
 
 	dev->negotiable = false;
 	rc = cmm_read_atr(dev);
-	if (!rc && !cmm_parse_atr(dev->atr, dev->atr_len, &dev->ai))
+	if (!rc && !iso7816_parse_atr(dev->atr, dev->atr_len, &dev->ai))
 		rc = -EIO;
 	if (rc == -EIO && (READ_ONCE(dev->flags0) & CMM_ST_CARD)) {
 		dev_notice_ratelimited(&dev->rdr.link->dev,
@@ -671,7 +587,7 @@ static int cmm_power_up(struct cmm_dev *dev, bool auto_pps)
 		/* the card runs what TA2 names, at TA1's rate unless implicit */
 		dev->proto = dev->ai.ta2 & 0x0f;
 		if (!(dev->ai.ta2 & 0x10))
-			dev->etu = cmm_fidi_etu(dev->ai.ta1) ?: CMM_ETU_DEFAULT;
+			dev->etu = cmm_fidi_etu(dev->ai.ta1) ?: ISO7816_ETU_DEFAULT;
 	} else {
 		dev->proto = dev->ai.first;
 		dev->negotiable = true;
@@ -684,7 +600,7 @@ static int cmm_power_up(struct cmm_dev *dev, bool auto_pps)
 
 	fidi = cmm_best_fidi(dev);
 	if (auto_pps && dev->negotiable && !dev->pps_failed &&
-	    hweight8(dev->ai.protocols) == 1 && fidi != CMM_FIDI_DEFAULT) {
+	    hweight8(dev->ai.protocols) == 1 && fidi != ISO7816_FIDI_DEFAULT) {
 		rc = cmm_pps(dev, dev->proto, CMM_PPS0_PPS1, &fidi);
 		if (rc == -EIO) {
 			/* start over at the defaults */
@@ -747,6 +663,17 @@ static void cmm_monitor_start(struct cmm_dev *dev)
 {
 	WRITE_ONCE(dev->monitoring, true);
 	schedule_delayed_work(&dev->monitor, 0);
+}
+
+/*
+ * A command watches the card itself (and cancels the monitor's next
+ * round): the monitor comes back CMM_MONITOR_MS after the command.
+ */
+static void cmm_monitor_defer(struct cmm_dev *dev)
+{
+	if (READ_ONCE(dev->monitoring))
+		mod_delayed_work(system_wq, &dev->monitor,
+				 msecs_to_jiffies(CMM_MONITOR_MS));
 }
 
 static void cmm_monitor_stop(struct cmm_dev *dev)
@@ -830,14 +757,14 @@ static int cmm_start(struct cmm_dev *dev, unsigned int len, u8 op, u8 f1,
 /* T=0 waiting time (960 * WI * Fi clocks), twice, and a second more. */
 static unsigned int cmm_t0_timeout_ms(struct cmm_dev *dev)
 {
-	return 2 * 960 * dev->ai.wi * cmm_fi[dev->ai.ta1 >> 4] /
+	return 2 * 960 * dev->ai.wi * iso7816_fi(dev->ai.ta1) /
 	       CMM_CLOCK_KHZ + 1000;
 }
 
 /* T=1 block waiting time (2^BWI * 960 * 372 clocks), twice, + 1 s. */
 static unsigned int cmm_t1_timeout_ms(struct cmm_dev *dev)
 {
-	return 2 * (960 * CMM_ETU_DEFAULT / CMM_CLOCK_KHZ + 1) *
+	return 2 * (960 * ISO7816_ETU_DEFAULT / CMM_CLOCK_KHZ + 1) *
 	       (1u << min_t(u8, dev->ai.bwi, 9)) + 1000;
 }
 
@@ -878,7 +805,8 @@ static int cmm_t0(struct cmm_dev *dev, unsigned int len)
 	scr_wait_start(&w, cmm_t0_timeout_ms(dev));
 	/* the header and data out; ACK, the data asked for and SW1 SW2 back */
 	scr_wait_expect(&w, cmm_wire_us(dev, send ? len : 5, 10 + dev->stopbits) +
-			cmm_wire_us(dev, len == 4 ? 2 : send ? 3 : nsend - 2, 12));
+			cmm_wire_us(dev, len == 4 ? 2 : send ? 3 : nsend - 2,
+				    ISO7816_CHAR_ETU));
 	count = 0;
 	for (;;) {
 		rc = cmm_look(dev, &p);
@@ -925,7 +853,7 @@ static int cmm_t0(struct cmm_dev *dev, unsigned int len)
 /* One T=1 block: NAD PCB LEN, LEN bytes, LRC.  The answer is a block. */
 static int cmm_t1(struct cmm_dev *dev, unsigned int len)
 {
-	unsigned int count = 0, need = 0;
+	unsigned int count = 0, need = 0, rest;
 	struct cmm_poll p;
 	struct scr_wait w;
 	int rc;
@@ -944,7 +872,8 @@ static int cmm_t1(struct cmm_dev *dev, unsigned int len)
 	scr_wait_start(&w, cmm_t1_timeout_ms(dev));
 	/* the block out, the guard time, and the shortest block back */
 	scr_wait_expect(&w, cmm_wire_us(dev, len, 10 + dev->stopbits) +
-			cmm_wire_us(dev, 1, 22) + cmm_wire_us(dev, 4, 11));
+			cmm_wire_us(dev, 1, ISO7816_T1_BGT) +
+			cmm_wire_us(dev, 4, ISO7816_T1_CHAR_ETU));
 	for (;;) {
 		rc = cmm_look(dev, &p);
 		if (rc)
@@ -960,6 +889,10 @@ static int cmm_t1(struct cmm_dev *dev, unsigned int len)
 				return rc;
 			need = 4 + cmm_wire(dev, cmm_in(dev, CMM_FLAGS1));
 			scr_io_end(&dev->rdr);
+			/* the rest of the block cannot come any faster */
+			rest = need > count ? need - count : 0;
+			scr_wait_expect(&w, cmm_wire_us(dev, rest,
+							ISO7816_T1_CHAR_ETU));
 		}
 		if (need && count >= need)
 			break;
@@ -1068,6 +1001,7 @@ static ssize_t cmm_write_locked(struct cmm_dev *dev, struct file *file,
 	if (rc)
 		return rc;
 	WRITE_ONCE(dev->reply_ready, false);
+	cancel_delayed_work(&dev->monitor);
 	if (copy_from_user(dev->cmd, buf, count))
 		rc = -EFAULT;
 	else if (dev->proto)
@@ -1076,6 +1010,7 @@ static ssize_t cmm_write_locked(struct cmm_dev *dev, struct file *file,
 		rc = cmm_t0(dev, count);
 	if (!rc)
 		WRITE_ONCE(dev->reply_ready, true);
+	cmm_monitor_defer(dev);
 	mutex_unlock(&dev->op_lock);
 	return rc ? rc : (ssize_t)count;
 }
@@ -1337,7 +1272,7 @@ static int cmm_probe(struct pcmcia_device *link)
 	scr_init(&dev->rdr, &cmm_scr, link);
 	mutex_init(&dev->op_lock);
 	INIT_DELAYED_WORK(&dev->monitor, cmm_monitor);
-	dev->etu = CMM_ETU_DEFAULT;
+	dev->etu = ISO7816_ETU_DEFAULT;
 	dev->stopbits = CMM_STOPBITS_DEFAULT;
 
 	scr_io_begin(&dev->rdr);

@@ -28,6 +28,7 @@
 #include <pcmcia/ds.h>
 
 #include "compat.h"
+#include "iso7816.h"
 #include "screader.h"
 
 /* I/O ports */
@@ -47,9 +48,22 @@
 /* CCID messages */
 #define CMX_HDR_LEN		10
 #define CMX_MSG_MAX		512
+#define CCID_SET_PARAMETERS	0x61
 #define CCID_ICC_POWER_ON	0x62
 #define CCID_SECURE		0x69
 #define CCID_XFR_BLOCK		0x6f
+#define CCID_DATA_BLOCK		0x80	/* replies */
+#define CCID_PARAMETERS		0x82
+#define CCID_FAILED		0xc0	/* bStatus: the command failed */
+#define CCID_GUARD_NONE		0xff	/* bGuardTime: the minimum */
+#define PPS_PPS1		0x10	/* PPS0: PPS1 (Fi/Di) follows */
+
+/*
+ * The card clock, taken to be the CardMan 4000's: 9600 bit/s at the
+ * initial 372 clocks an ETU.  A faster clock only makes the driver look
+ * for replies a little late.
+ */
+#define CMX_CLOCK_KHZ		3571
 
 /* How long a reply may take, in ms, after the reader's own limits. */
 #define CMX_XFR_MS		150000
@@ -57,7 +71,7 @@
 #define CMX_COMMAND_MS		3000
 #define CMX_FIFO_MS		1000	/* the FIFO takes or gives a byte */
 
-/* The poll() watcher's checks: from 1 ms, slowing down to 10 ms. */
+/* The poll() watcher's checks past the expected time: 1 ms to 10 ms. */
 #define CMX_WATCH_MIN_US	1000
 #define CMX_WATCH_MAX_US	10000
 
@@ -69,8 +83,17 @@ struct cmx_dev {
 	unsigned int held;	/* reply bytes in buf not delivered yet */
 	bool reply_ready;	/* the watcher saw the reply (or the time up) */
 	ktime_t deadline;	/* for the reply */
+	ktime_t expect;		/* the reply cannot be complete before */
 	struct delayed_work watch;
 	unsigned int watch_us;
+
+	/* the card's wire as the reader's messages tell it: under op_lock */
+	unsigned int etu;	/* card clocks per ETU */
+	u8 guard;		/* extra guard time, ETU */
+	u8 proto;		/* T=0 or T=1 */
+	u8 sent;		/* the message type the reply is for */
+	bool sent_pps;		/* an XfrBlock that carried a PPS */
+
 	u8 buf[CMX_MSG_MAX];
 };
 
@@ -229,6 +252,128 @@ static unsigned int cmx_timeout_ms(u8 type)
 	}
 }
 
+/* ---- when the reply can be there ---- */
+
+/* @chars characters of @etus ETU each at the rate in use, in us. */
+static unsigned int cmx_wire_us(struct cmx_dev *dev, unsigned int chars,
+				unsigned int etus)
+{
+	return iso7816_wire_us(chars, etus, dev->etu, CMX_CLOCK_KHZ);
+}
+
+/* A character to the card: 12 ETU (T=1: 11) and the extra guard time. */
+static unsigned int cmx_char_out(struct cmx_dev *dev)
+{
+	unsigned int etus = dev->proto ? ISO7816_T1_CHAR_ETU : ISO7816_CHAR_ETU;
+
+	return dev->guard == CCID_GUARD_NONE ? etus : etus + dev->guard;
+}
+
+/*
+ * A T=0 TPDU: the header (four bytes go out as five) and the command
+ * data out; back the ACK, the data asked for (Le, 0 meaning 256) and
+ * SW1 SW2.
+ */
+static unsigned int cmx_t0_us(struct cmx_dev *dev, const u8 *tpdu,
+			      unsigned int len)
+{
+	unsigned int out = 5, back = 2;
+
+	if (len > 5) {
+		out = len;
+		back = 3;
+	} else if (len == 5) {
+		back = 3 + (tpdu[4] ?: 256);
+	}
+	return cmx_wire_us(dev, out, cmx_char_out(dev)) +
+	       cmx_wire_us(dev, back, ISO7816_CHAR_ETU);
+}
+
+/*
+ * The earliest time in us from now that the reply to the message in
+ * dev->buf can be complete: the characters that must cross the card's
+ * wire first.  0 for messages the reader answers by itself.
+ */
+static unsigned int cmx_reply_us(struct cmx_dev *dev)
+{
+	unsigned int len = get_unaligned_le32(dev->buf + 1);
+	const u8 *data = dev->buf + CMX_HDR_LEN;
+
+	switch (dev->buf[0]) {
+	case CCID_ICC_POWER_ON:
+		/* the card's first clocks, TS and T0 at the initial rate */
+		return ISO7816_ATR_DELAY_MIN * 1000 / CMX_CLOCK_KHZ +
+		       iso7816_wire_us(2, ISO7816_CHAR_ETU, ISO7816_ETU_DEFAULT,
+				       CMX_CLOCK_KHZ);
+	case CCID_SET_PARAMETERS:
+		/* the same protocol and rate again: no PPS */
+		if (len && dev->buf[7] == dev->proto &&
+		    iso7816_fidi_clocks(data[0]) == dev->etu)
+			return 0;
+		/* a PPS (PPSS PPS0 PPS1 PCK) and its echo, at the initial rate */
+		return iso7816_wire_us(8, ISO7816_CHAR_ETU, ISO7816_ETU_DEFAULT,
+				       CMX_CLOCK_KHZ);
+	case CCID_XFR_BLOCK:
+		if (dev->sent_pps)	/* and the shortest answer: PPSS PPS0 PCK */
+			return cmx_wire_us(dev, len + 3, ISO7816_CHAR_ETU);
+		if (dev->proto)		/* the block, BGT, the shortest block */
+			return cmx_wire_us(dev, len, cmx_char_out(dev)) +
+			       cmx_wire_us(dev, 1, ISO7816_T1_BGT) +
+			       cmx_wire_us(dev, 4, ISO7816_T1_CHAR_ETU);
+		return len >= 4 ? cmx_t0_us(dev, data, len) : 0;
+	default:
+		return 0;
+	}
+}
+
+/* The card at the rate and protocol its ATR gives without a PPS. */
+static void cmx_learn_atr(struct cmx_dev *dev, const u8 *atr,
+			  unsigned int len)
+{
+	struct iso7816_atr_info ai;
+
+	dev->etu = ISO7816_ETU_DEFAULT;
+	dev->guard = 0;
+	dev->proto = 0;
+	if (!iso7816_parse_atr(atr, len, &ai))
+		return;
+	dev->proto = ai.first;
+	if (ai.specific) {
+		dev->proto = ai.ta2 & 0x0f;
+		if (!(ai.ta2 & 0x10))
+			dev->etu = iso7816_fidi_clocks(ai.ta1) ?:
+				   ISO7816_ETU_DEFAULT;
+	}
+}
+
+/*
+ * What a reply tells about the card's wire: an ATR (the initial rate), a
+ * PPS answer, or the slot's parameters (protocol, Fi/Di, guard time).
+ */
+static void cmx_learn(struct cmx_dev *dev, unsigned int len)
+{
+	const u8 *data = dev->buf + CMX_HDR_LEN;
+	unsigned int n = len - CMX_HDR_LEN;
+
+	if (dev->buf[0] == CCID_PARAMETERS && n >= 3) {
+		dev->proto = dev->buf[9];
+		dev->etu = iso7816_fidi_clocks(data[0]) ?: ISO7816_ETU_DEFAULT;
+		dev->guard = data[2];
+		return;
+	}
+	if (dev->buf[0] != CCID_DATA_BLOCK || (dev->buf[7] & CCID_FAILED))
+		return;
+	if (dev->sent == CCID_ICC_POWER_ON) {
+		cmx_learn_atr(dev, data, n);
+	} else if (dev->sent_pps && n >= 3 && data[0] == 0xff) {
+		dev->proto = data[1] & 0x0f;
+		dev->etu = ISO7816_ETU_DEFAULT;
+		if (n >= 4 && (data[1] & PPS_PPS1))
+			dev->etu = iso7816_fidi_clocks(data[2]) ?:
+				   ISO7816_ETU_DEFAULT;
+	}
+}
+
 /* ---- poll(): a work item watches for the reply ---- */
 
 static void cmx_watch(struct work_struct *work)
@@ -254,6 +399,14 @@ static void cmx_watch(struct work_struct *work)
 	}
 	dev->watch_us = min(dev->watch_us * 2, CMX_WATCH_MAX_US);
 	schedule_delayed_work(&dev->watch, usecs_to_jiffies(dev->watch_us));
+}
+
+/* Jiffies until the reply can be there (the watcher's first look). */
+static unsigned long cmx_until_expected(struct cmx_dev *dev)
+{
+	s64 us = ktime_us_delta(READ_ONCE(dev->expect), ktime_get());
+
+	return us > 0 ? usecs_to_jiffies(us) : 0;
 }
 
 static void cmx_watch_stop(struct cmx_dev *dev)
@@ -309,6 +462,8 @@ static int cmx_get_reply(struct cmx_dev *dev, bool nonblock)
 
 	left = ktime_ms_delta(dev->deadline, ktime_get());
 	scr_wait_start(&w, clamp_t(s64, left, 0, CMX_XFR_MS));
+	scr_wait_expect(&w, clamp_t(s64, ktime_us_delta(dev->expect, w.start),
+				    0, U32_MAX));
 	rc = cmx_wait(dev, CMX_ST_IN_FULL, CMX_ST_IN_FULL, &w, nonblock);
 	if (rc == -EAGAIN || rc == -ERESTARTSYS)
 		return rc;	/* the reply may still come: read again */
@@ -334,6 +489,7 @@ static int cmx_get_reply(struct cmx_dev *dev, bool nonblock)
 		goto failed;
 	inb(dev->rdr.iobase + CMX_DATA);	/* ends the reply */
 	scr_io_end(&dev->rdr);
+	cmx_learn(dev, len);
 	dev->expecting = false;
 	WRITE_ONCE(dev->reply_ready, false);
 	return len;
@@ -409,7 +565,12 @@ static ssize_t cmx_write(struct file *file, const char __user *buf,
 	} else {
 		WRITE_ONCE(dev->deadline,
 			   ktime_add_ms(ktime_get(), cmx_timeout_ms(dev->buf[0])));
+		dev->sent = dev->buf[0];
+		dev->sent_pps = dev->sent == CCID_XFR_BLOCK &&
+				count > CMX_HDR_LEN && dev->buf[CMX_HDR_LEN] == 0xff;
 		rc = cmx_send(dev, count);
+		WRITE_ONCE(dev->expect,
+			   ktime_add_us(ktime_get(), cmx_reply_us(dev)));
 		if (!rc)
 			WRITE_ONCE(dev->expecting, true);
 		else if (rc != -ENODEV)
@@ -436,7 +597,8 @@ static __poll_t cmx_poll(struct file *file, poll_table *wait)
 			mask |= EPOLLIN | EPOLLRDNORM;
 		} else if (!delayed_work_pending(&dev->watch)) {
 			dev->watch_us = CMX_WATCH_MIN_US;
-			schedule_delayed_work(&dev->watch, 0);
+			schedule_delayed_work(&dev->watch,
+					      cmx_until_expected(dev));
 		}
 	}
 	return mask;
@@ -482,6 +644,8 @@ static int cmx_probe(struct pcmcia_device *link)
 	scr_init(&dev->rdr, &cmx_scr, link);
 	mutex_init(&dev->op_lock);
 	INIT_DELAYED_WORK(&dev->watch, cmx_watch);
+	/* the card keeps its rate across opens; a new PC Card starts over */
+	dev->etu = ISO7816_ETU_DEFAULT;
 
 	scr_io_begin(&dev->rdr);
 	st = cmx_status(dev);

@@ -124,7 +124,7 @@ out:
 /*
  * The reader is going away (card ejected, driver unbound or unloaded):
  * no new opens, no device node, and from here on no hardware access.
- * Whoever waits in scr_nap() wakes up and fails with -ENODEV.  The caller
+ * Whoever waits in scr_wait_next() wakes up and fails with -ENODEV.  The caller
  * stops its own work items, releases the card and drops the binding's
  * reference with scr_put().
  */
@@ -215,20 +215,27 @@ void scr_io_end(struct scr_dev *rdr)
 }
 
 /*
- * Sleep about @us microseconds.  0, -ENODEV as soon as the reader is
- * gone, or -ERESTARTSYS when a signal is pending.
+ * Sleep until @until, or up to @slack_ns earlier if the CPU wakes up for
+ * something else then.  0, -ENODEV as soon as the reader is gone, or
+ * -ERESTARTSYS when a signal is pending.
  */
-int scr_nap(struct scr_dev *rdr, unsigned int us)
+static int scr_sleep_until(struct scr_dev *rdr, ktime_t until, u64 slack_ns)
 {
-	long rc;
+	ktime_t soft = ktime_sub_ns(until, slack_ns);
+	DEFINE_WAIT(wait);
+	int rc;
 
-	rc = wait_event_interruptible_hrtimeout(rdr->wq, scr_gone(rdr),
-						ns_to_ktime((u64)us * NSEC_PER_USEC));
-	if (scr_gone(rdr))
-		return -ENODEV;
-	if (rc == -ERESTARTSYS)
-		return rc;
-	return 0;
+	for (;;) {
+		prepare_to_wait(&rdr->wq, &wait, TASK_INTERRUPTIBLE);
+		rc = scr_gone(rdr) ? -ENODEV :
+		     signal_pending(current) ? -ERESTARTSYS : 0;
+		/* a wake-up for the driver's own events sleeps on */
+		if (rc || !schedule_hrtimeout_range(&soft, slack_ns,
+						    HRTIMER_MODE_ABS))
+			break;
+	}
+	finish_wait(&rdr->wq, &wait);
+	return rc;
 }
 
 void scr_wait_start(struct scr_wait *w, unsigned int timeout_ms)
@@ -236,7 +243,7 @@ void scr_wait_start(struct scr_wait *w, unsigned int timeout_ms)
 	w->start = ktime_get();
 	w->expect = w->start;
 	w->timeout_ms = timeout_ms;
-	w->nap_us = SCR_NAP_MIN_US;
+	w->poll_us = SCR_POLL_MIN_US;
 	w->deadline = ktime_add_ms(w->start, timeout_ms);
 }
 
@@ -244,6 +251,7 @@ void scr_wait_start(struct scr_wait *w, unsigned int timeout_ms)
 void scr_wait_expect(struct scr_wait *w, unsigned int us)
 {
 	w->expect = ktime_add_us(ktime_get(), us);
+	w->poll_us = SCR_POLL_MIN_US;
 }
 
 /* Something happened: the whole timeout again from now. */
@@ -252,22 +260,32 @@ void scr_wait_progress(struct scr_wait *w)
 	w->deadline = ktime_add_ms(ktime_get(), w->timeout_ms);
 }
 
-/* One more nap: 0, -ETIMEDOUT past the deadline, or scr_nap()'s error. */
+/*
+ * Sleep until the next look at the hardware: 0, -ETIMEDOUT past the
+ * deadline, or scr_sleep_until()'s error.
+ */
 int scr_wait_next(struct scr_dev *rdr, struct scr_wait *w)
 {
-	ktime_t now = ktime_get();
-	s64 ahead = ktime_us_delta(w->expect, now);
-	unsigned int nap, cap;
+	ktime_t now = ktime_get(), until, latest;
+	unsigned int cap;
+	s64 slack_us;
 
 	if (ktime_after(now, w->deadline))
 		return -ETIMEDOUT;
-	if (ahead > SCR_NAP_MIN_US) {
-		nap = max_t(s64, ahead / 2, SCR_NAP_MIN_US);
+	if (ktime_after(w->expect, now)) {
+		until = w->expect;
 	} else {
-		nap = w->nap_us;
+		until = ktime_add_us(now, w->poll_us);
 		cap = clamp_t(s64, ktime_us_delta(now, w->start) / 4,
-			      SCR_NAP_MIN_US, SCR_NAP_MAX_US);
-		w->nap_us = min(nap * 2, cap);
+			      SCR_POLL_MIN_US, SCR_POLL_MAX_US);
+		w->poll_us = min(w->poll_us * 2, cap);
 	}
-	return scr_nap(rdr, nap);
+	latest = ktime_add_ms(now, SCR_SLEEP_MAX_MS);
+	if (ktime_after(until, latest))
+		until = latest;
+	if (ktime_after(until, w->deadline))
+		until = w->deadline;
+	slack_us = min_t(s64, ktime_us_delta(until, now) / 64,
+			 SCR_SLACK_MAX_US);
+	return scr_sleep_until(rdr, until, slack_us * NSEC_PER_USEC);
 }

@@ -10,9 +10,10 @@
  * reader gone under io_lock before the card's resources are released, so
  * everything that touches the hardware does it between scr_io_begin(),
  * which fails with -ENODEV once the reader is gone, and scr_io_end(), and
- * never sleeps in between.  Waits go through scr_nap(), which remove cuts
- * short.  A reader that is gone has no minor number and no device node any
- * more: the next card gets a fresh scr_dev under the lowest free minor.
+ * never sleeps in between.  Waits go through scr_wait_next(), which
+ * remove cuts short.  A reader that is gone has no minor number and no
+ * device node any more: the next card gets a fresh scr_dev under the
+ * lowest free minor.
  *
  * The character device region and the class exist while at least one
  * reader is bound, so that the module needs nothing but its PC Card
@@ -82,25 +83,29 @@ static inline bool scr_gone(struct scr_dev *rdr)
 int scr_io_begin(struct scr_dev *rdr);
 void scr_io_end(struct scr_dev *rdr);
 
-int scr_nap(struct scr_dev *rdr, unsigned int us);
-
 /*
- * A polling wait, until a deadline that progress may push back.  When the
- * caller knows the earliest time the awaited event can come (the bytes
- * still to cross the card's wire), the naps halve the way to it; from
- * then on they start at SCR_NAP_MIN_US and double, up to a quarter of
- * the time waited so far and at most SCR_NAP_MAX_US: late events cost
- * little, and long waits few wake-ups.
+ * A wait for the hardware, until a deadline that progress may push back.
+ * The caller says when the awaited event can come at the earliest (the
+ * bytes still to cross the card's wire: scr_wait_expect()), and the next
+ * scr_wait_next() sleeps until then in one hrtimer sleep, which may end
+ * up to 1/64 of it early when the CPU wakes up anyway.  Past that time
+ * the looks start SCR_POLL_MIN_US apart and the gaps double, up to a
+ * quarter of the time waited so far and at most SCR_POLL_MAX_US: late
+ * events cost little, and long waits few wake-ups.  No sleep is longer
+ * than SCR_SLEEP_MAX_MS, so that a reader without an interrupt notices a
+ * pulled smart card that soon; scr_remove() ends every sleep at once.
  */
-#define SCR_NAP_MIN_US		50
-#define SCR_NAP_MAX_US		5000
+#define SCR_POLL_MIN_US		50
+#define SCR_POLL_MAX_US		5000
+#define SCR_SLEEP_MAX_MS	100
+#define SCR_SLACK_MAX_US	500
 
 struct scr_wait {
 	ktime_t start;
 	ktime_t expect;
 	ktime_t deadline;
 	unsigned int timeout_ms;
-	unsigned int nap_us;
+	unsigned int poll_us;
 };
 
 void scr_wait_start(struct scr_wait *w, unsigned int timeout_ms);
