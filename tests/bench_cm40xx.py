@@ -58,12 +58,7 @@ MODELS = sorted(READERS)
 
 def build_ours():
     """Our modules for Debian's 6.1 (which ships its own: PCL_ALL_DRIVERS)."""
-    proc = pk.run([os.path.join(pk.SCRIPTS, "modules.sh"), "bookworm-6.1"],
-                  env=dict(os.environ, PCL_ALL_DRIVERS="1"))
-    if proc.returncode != 0:
-        sys.exit("make modules KVER=bookworm-6.1 failed:\n" + proc.stderr[-3000:])
-    d = proc.stdout.strip().splitlines()[-1]
-    return [os.path.join(d, READERS[m][3] + ".ko") for m in MODELS]
+    return pk.our_modules("bookworm-6.1", [READERS[m][3] for m in MODELS])
 
 
 def load(rig, which):

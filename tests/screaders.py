@@ -8,7 +8,6 @@ ours alike (tests/test_upstream_readers.py, tests/test_cm40xx.py)."""
 import functools
 import os
 import re
-import shutil
 import subprocess
 
 import pclkernels as pk
@@ -153,16 +152,11 @@ def guest_tools(arch32=False):
 
 
 def build_modules(matrix_name, dest):
-    """Our modules for that kernel (make modules), copied to dest: the
-    cache's module directory is rebuilt by whoever builds next."""
-    proc = pk.run([os.path.join(pk.SCRIPTS, "modules.sh"), matrix_name],
-                  env=dict(os.environ, PCL_ALL_DRIVERS="1"))
-    assert proc.returncode == 0, "make modules KVER=%s failed:\n%s" % (
-        matrix_name, proc.stderr[-3000:])
-    src = proc.stdout.strip().splitlines()[-1]
-    for name in ("cm4000_cs", "cm4040_cs", "i82092"):
-        shutil.copy(os.path.join(src, name + ".ko"), dest)
-    return str(dest)
+    """The directory of our reader and bridge modules for that kernel,
+    built into dest (the cache's module directory is rebuilt by whoever
+    builds next)."""
+    paths = pk.our_modules(matrix_name, ("cm4000_cs", "cm4040_cs", "i82092"), dest)
+    return os.path.dirname(paths[0])
 
 
 def reader_args(models, wire_timing=False):
