@@ -124,10 +124,27 @@ _apt_update_failed()
 	tail -n 20 "$1" | sed 's/^/    /' >&2
 }
 
+# Lists older than 6 hours are stale; under PCL_APT_HOLD=1 (a test run,
+# see apt_refresh_all) lists that exist are never refreshed, so that one
+# run sees one state of the archive from its first test to its last.
 _suite_apt_stale()
 {
-	[ ! -e "$1/etc/apt.conf" ] || [ ! -e "$1/state/updated" ] ||
-		[ -n "$(find "$1/state/updated" -mmin +360)" ]
+	[ ! -e "$1/etc/apt.conf" ] || [ ! -e "$1/state/updated" ] && return 0
+	[ "${PCL_APT_HOLD:-}" != 1 ] && [ -n "$(find "$1/state/updated" -mmin +360)" ]
+}
+
+# apt_refresh_all: refresh the stale lists of every suite set up so far.
+# tests/run calls it before the tests and then holds the lists: a kernel
+# resolved by one test must not move under another when a point release
+# reaches the archive mid-run.  Suites first used during the run get
+# fresh lists then, which hold for the rest of it.
+apt_refresh_all()
+{
+	local dir
+	for dir in "$PCL_CACHE"/apt/*/; do
+		[ -e "$dir/etc/apt.conf" ] || continue
+		suite_apt "$(basename "$dir")" true || return 1
+	done
 }
 
 # suite_latest SUITE REGEX: the newest package name matching REGEX (by

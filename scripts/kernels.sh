@@ -31,7 +31,7 @@ headers_resolve()
 	dir=$(_suite_apt_dir "$suite")
 	memo=$dir/resolved/$(printf '%s' "$regex" | md5sum | cut -c1-16)
 	if [ -s "$memo" ] && [ "$memo" -nt "$dir/state/updated" ] &&
-		[ -z "$(find "$dir/state/updated" -mmin +360)" ]; then
+		{ [ "${PCL_APT_HOLD:-}" = 1 ] || [ -z "$(find "$dir/state/updated" -mmin +360)" ]; }; then
 		cat "$memo"
 		return 0
 	fi

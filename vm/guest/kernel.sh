@@ -14,6 +14,7 @@ set -eu
 
 . "$(dirname "$0")/../../scripts/lib.sh"
 . "$PCL_TOP/scripts/apt-suite.sh"
+. "$PCL_TOP/scripts/kernels.sh"
 
 KERNELS=$PCL_CACHE/guest/kernels
 
@@ -48,20 +49,13 @@ release_suite()
 	esac
 }
 
-# Newest release whose headers are installable, as the matrix resolves it.
+# Newest release whose headers are installable: the matrix's own
+# resolution (scripts/kernels.sh), so guest and build agree.
 latest_release()
 {
-	local suite=$1 regex=$2 pkg
-	for pkg in $(suite_apt "$suite" apt-cache pkgnames linux-headers- |
-		grep -E "^($regex)\$" | sort -rV); do
-		# pkgnames also lists names without a candidate any more.
-		if suite_apt "$suite" apt-cache policy "$pkg" |
-			grep -q '^  Candidate: [^(]'; then
-			echo "${pkg#linux-headers-}"
-			return 0
-		fi
-	done
-	return 1
+	local pkg
+	pkg=$(headers_resolve "$1" "$2") || return 1
+	echo "${pkg#linux-headers-}"
 }
 
 # Packages holding one release's image and modules.
