@@ -5,7 +5,7 @@ our pcsc-lite driver against the direct device, in one boot of bookworm's
 6.12 with our cm4000_cs/cm4040_cs and both emulated readers in wire-timing
 mode (replies come when the modelled card would have sent them).
 
-    /usr/bin/python3 tests/bench_ifd.py      (PCL_BENCH_ROUNDS=3)
+    /usr/bin/python3 tests/bench_ifd.py      (PCL_BENCH_ROUNDS=9)
 
 Per round and reader, T=1 ECHO APDUs of 64 bytes (case 4): first direct,
 sctool's bench on the node; then through pcscd, tests/pcscclient's
@@ -33,7 +33,7 @@ from screaders import (ATRS, READERS, Rig, build_modules, guest_tools,  # noqa: 
 from pcscscenarios import READER_NAMES, build_ifd  # noqa: E402
 from test_ifd_guest import DRIVERS, LIBPATH, pcsc_userland  # noqa: E402
 
-ROUNDS = int(os.environ.get("PCL_BENCH_ROUNDS", "3"))
+ROUNDS = int(os.environ.get("PCL_BENCH_ROUNDS", "9"))
 SHORT, LONG = 2, 12
 SIZE = 64
 MODELS = sorted(READERS)
