@@ -160,9 +160,19 @@ static void ne2k_card_tx_done(PCLNe2kCard *s)
     ne2k_card_update_irq(s);
 }
 
+/*
+ * Under emulation the timer fires later than the frame left the wire.
+ * The guest sees TX done only then, so the lateness (up to one frame)
+ * is taken off the next frame's start: the wire then idles for the
+ * driver's own latency only, as it would on the real card.
+ */
 static void ne2k_card_tx_timer(void *opaque)
 {
-    ne2k_card_tx_done(opaque);
+    PCLNe2kCard *s = opaque;
+    int64_t late = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) - s->tx_wire_free;
+
+    s->tx_late = MIN(MAX(late, 0), ne2k_card_frame_ns(s, s->tx_len));
+    ne2k_card_tx_done(s);
 }
 
 static void ne2k_card_tx_start(PCLNe2kCard *s)
@@ -181,8 +191,9 @@ static void ne2k_card_tx_start(PCLNe2kCard *s)
         return;
     }
     now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-    s->tx_wire_free = MAX(now, s->tx_wire_free) +
+    s->tx_wire_free = MAX(now - s->tx_late, s->tx_wire_free) +
                       ne2k_card_frame_ns(s, s->tx_len);
+    s->tx_late = 0;
     timer_mod(s->tx_timer, s->tx_wire_free);
 }
 
@@ -193,7 +204,7 @@ static ssize_t ne2k_card_receive(NetClientState *nc, const uint8_t *buf,
 {
     NE2000State *ne = qemu_get_nic_opaque(nc);
     PCLNe2kCard *s = container_of(ne, PCLNe2kCard, ne2k);
-    int64_t now;
+    int64_t now, start;
     ssize_t ret;
 
     if (!ne2k_card_live(s) || size > NE2K_MAX_FRAME) {
@@ -205,9 +216,20 @@ static ssize_t ne2k_card_receive(NetClientState *nc, const uint8_t *buf,
         if (now < s->rx_wire_free) {
             /* still busy with the previous frame: the peer holds this one */
             timer_mod(s->rx_timer, s->rx_wire_free);
+            s->rx_held = true;
             return 0;
         }
-        s->rx_wire_free = now + ne2k_card_frame_ns(s, size);
+        start = now;
+        if (s->rx_held) {
+            /*
+             * A held frame was on the wire from when the wire was free;
+             * the timer that brings it may fire late (up to one frame is
+             * forgiven, as for the transmitter).
+             */
+            start = MAX(s->rx_wire_free, now - ne2k_card_frame_ns(s, size));
+            s->rx_held = false;
+        }
+        s->rx_wire_free = start + ne2k_card_frame_ns(s, size);
     }
     ret = ne2000_receive(nc, buf, size);
     if (ret < 0 && !(ne->cmd & NE2K_CMD_STOP)) {
@@ -335,6 +357,7 @@ uint16_t ne2k_card_core_read(PCLNe2kCard *s, unsigned off)
     s->tx_busy = false;
     /* the aborted frame no longer holds the wire */
     s->tx_wire_free = 0;
+    s->tx_late = 0;
     val = ne2k_card_dispatch_read(s, NE2K_RESET, 1);
     ne2k_card_reset_status(s);
     return val;
@@ -453,7 +476,9 @@ static void ne2k_card_reset(DeviceState *dev)
     s->tx_page = 0;
     s->tx_len = 0;
     s->tx_wire_free = 0;
+    s->tx_late = 0;
     s->rx_wire_free = 0;
+    s->rx_held = false;
     s->missed = 0;
     memset(s->cfg, 0, sizeof(s->cfg));
 
@@ -528,7 +553,7 @@ static int ne2k_card_detach(PCMCIACardState *card)
 
 const VMStateDescription vmstate_pcl_ne2k_card = {
     .name = TYPE_PCL_NE2K_CARD,
-    .version_id = 1,
+    .version_id = 2,
     .minimum_version_id = 1,
     .fields = (VMStateField[]) {
         VMSTATE_STRUCT(ne2k, PCLNe2kCard, 0, vmstate_ne2000, NE2000State),
@@ -542,6 +567,8 @@ const VMStateDescription vmstate_pcl_ne2k_card = {
         VMSTATE_INT64(rx_wire_free, PCLNe2kCard),
         VMSTATE_TIMER_PTR(rx_timer, PCLNe2kCard),
         VMSTATE_UINT8(missed, PCLNe2kCard),
+        VMSTATE_INT64_V(tx_late, PCLNe2kCard, 2),
+        VMSTATE_BOOL_V(rx_held, PCLNe2kCard, 2),
         VMSTATE_END_OF_LIST()
     }
 };

@@ -61,10 +61,12 @@ struct PCLNe2kCard {
     uint8_t tx_page;
     uint16_t tx_len;
     int64_t tx_wire_free;       /* QEMU_CLOCK_VIRTUAL ns */
+    int64_t tx_late;            /* how late the last frame's timer fired */
     QEMUTimer *tx_timer;
 
     /* receiver: frames arrive no faster than the wire carries them */
     int64_t rx_wire_free;
+    bool rx_held;               /* the peer holds a frame for us */
     QEMUTimer *rx_timer;
     uint8_t missed;             /* CNTR2: frames lost to a full ring */
 };
