@@ -31,66 +31,6 @@
 
 /* Longest frame the core's ring-space check covers (no FCS) */
 #define NE2K_MAX_FRAME          1518
-/* Per frame on the wire besides the data: FCS, preamble+SFD, gap */
-#define WIRE_OVERHEAD           (4 + 8 + 12)
-#define WIRE_MIN_FRAME          60
-
-/* --- CIS --- */
-
-static void cis_tuple(PCLNe2kCard *s, uint8_t code, const void *data,
-                      int len)
-{
-    assert(s->cis_len + 2 + len <= NE2K_MAX_CIS);
-    s->cis[s->cis_len++] = code;
-    s->cis[s->cis_len++] = len;
-    memcpy(s->cis + s->cis_len, data, len);
-    s->cis_len += len;
-}
-
-/*
- * DEVICE (none: an I/O card), VERS_1, MANFID, FUNCID network, FUNCE LAN
- * node ID (this card's MAC address), the card type's CONFIG and
- * CFTABLE_ENTRY tuples, NO_LINK, END.
- */
-static void ne2k_card_build_cis(PCLNe2kCard *s)
-{
-    PCLNe2kCardClass *nc = PCL_NE2K_CARD_GET_CLASS(s);
-    static const uint8_t device[] = { 0x00, 0x00, 0xff };
-    static const uint8_t funcid[] = { 0x06, 0x00 };
-    uint8_t buf[64];
-    int len = 0, i;
-
-    s->cis_len = 0;
-    cis_tuple(s, CISTPL_DEVICE, device, sizeof(device));
-
-    buf[len++] = 0x04;          /* PC Card standard 4.1 */
-    buf[len++] = 0x01;
-    for (i = 0; i < ARRAY_SIZE(nc->vers1); i++) {
-        int n = strlen(nc->vers1[i]) + 1;
-
-        assert(len + n < sizeof(buf));
-        memcpy(buf + len, nc->vers1[i], n);
-        len += n;
-    }
-    buf[len++] = 0xff;
-    cis_tuple(s, CISTPL_VERS_1, buf, len);
-
-    stw_le_p(buf, nc->manfid[0]);
-    stw_le_p(buf + 2, nc->manfid[1]);
-    cis_tuple(s, CISTPL_MANFID, buf, 4);
-    cis_tuple(s, CISTPL_FUNCID, funcid, sizeof(funcid));
-
-    buf[0] = 0x04;              /* LAN node ID */
-    buf[1] = 6;
-    memcpy(buf + 2, s->ne2k.c.macaddr.a, 6);
-    cis_tuple(s, CISTPL_FUNCE, buf, 8);
-
-    assert(s->cis_len + nc->config_tuples_len + 3 <= NE2K_MAX_CIS);
-    memcpy(s->cis + s->cis_len, nc->config_tuples, nc->config_tuples_len);
-    s->cis_len += nc->config_tuples_len;
-    cis_tuple(s, CISTPL_NO_LINK, NULL, 0);
-    s->cis[s->cis_len++] = CISTPL_END;
-}
 
 /* --- Interrupts --- */
 
@@ -119,15 +59,6 @@ void ne2k_card_update_irq(PCLNe2kCard *s)
     NE2000State *ne = &s->ne2k;
 
     qemu_set_irq(ne->irq, (ne->isr & ne->imr & NE2K_ISR_MASKABLE) != 0);
-}
-
-/* --- Wire timing --- */
-
-static int64_t ne2k_card_frame_ns(PCLNe2kCard *s, size_t len)
-{
-    uint64_t bits = (MAX(len, WIRE_MIN_FRAME) + WIRE_OVERHEAD) * 8;
-
-    return muldiv64(bits, NANOSECONDS_PER_SECOND, s->wire_rate);
 }
 
 static bool ne2k_card_live(PCLNe2kCard *s)
@@ -160,24 +91,17 @@ static void ne2k_card_tx_done(PCLNe2kCard *s)
     ne2k_card_update_irq(s);
 }
 
-/*
- * Under emulation the timer fires later than the frame left the wire.
- * The guest sees TX done only then, so the lateness (up to one frame)
- * is taken off the next frame's start: the wire then idles for the
- * driver's own latency only, as it would on the real card.
- */
 static void ne2k_card_tx_timer(void *opaque)
 {
     PCLNe2kCard *s = opaque;
-    int64_t late = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) - s->tx_wire_free;
 
-    s->tx_late = MIN(MAX(late, 0), ne2k_card_frame_ns(s, s->tx_len));
+    nic_wire_tx_fired(&s->wire, s->tx_len);
     ne2k_card_tx_done(s);
 }
 
 static void ne2k_card_tx_start(PCLNe2kCard *s)
 {
-    int64_t now;
+    int64_t end;
 
     if (s->tx_busy) {
         return;                 /* TXP is already set: nothing new */
@@ -186,15 +110,12 @@ static void ne2k_card_tx_start(PCLNe2kCard *s)
     s->tx_page = s->ne2k.tpsr;
     s->tx_len = s->ne2k.tcnt;
     s->ne2k.cmd |= NE2K_CMD_TRANS;
-    if (!s->wire_rate) {
+    end = nic_wire_tx_slot(&s->wire, s->tx_len);
+    if (!end) {
         ne2k_card_tx_done(s);
         return;
     }
-    now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-    s->tx_wire_free = MAX(now - s->tx_late, s->tx_wire_free) +
-                      ne2k_card_frame_ns(s, s->tx_len);
-    s->tx_late = 0;
-    timer_mod(s->tx_timer, s->tx_wire_free);
+    timer_mod(s->tx_timer, end);
 }
 
 /* --- Receiver --- */
@@ -204,32 +125,14 @@ static ssize_t ne2k_card_receive(NetClientState *nc, const uint8_t *buf,
 {
     NE2000State *ne = qemu_get_nic_opaque(nc);
     PCLNe2kCard *s = container_of(ne, PCLNe2kCard, ne2k);
-    int64_t now, start;
     ssize_t ret;
 
     if (!ne2k_card_live(s) || size > NE2K_MAX_FRAME) {
         trace_pcl_ne2k_rx_drop(size);
         return size;
     }
-    if (s->wire_rate) {
-        now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-        if (now < s->rx_wire_free) {
-            /* still busy with the previous frame: the peer holds this one */
-            timer_mod(s->rx_timer, s->rx_wire_free);
-            s->rx_held = true;
-            return 0;
-        }
-        start = now;
-        if (s->rx_held) {
-            /*
-             * A held frame was on the wire from when the wire was free;
-             * the timer that brings it may fire late (up to one frame is
-             * forgiven, as for the transmitter).
-             */
-            start = MAX(s->rx_wire_free, now - ne2k_card_frame_ns(s, size));
-            s->rx_held = false;
-        }
-        s->rx_wire_free = start + ne2k_card_frame_ns(s, size);
+    if (!nic_wire_rx_ready(&s->wire, size)) {
+        return 0;
     }
     ret = ne2000_receive(nc, buf, size);
     if (ret < 0 && !(ne->cmd & NE2K_CMD_STOP)) {
@@ -244,13 +147,6 @@ static ssize_t ne2k_card_receive(NetClientState *nc, const uint8_t *buf,
         trace_pcl_ne2k_rx(size, ne->curpag);
     }
     return size;
-}
-
-static void ne2k_card_rx_timer(void *opaque)
-{
-    PCLNe2kCard *s = opaque;
-
-    qemu_flush_queued_packets(qemu_get_queue(s->ne2k.nic));
 }
 
 static void ne2k_card_link_status_changed(NetClientState *nc)
@@ -356,8 +252,7 @@ uint16_t ne2k_card_core_read(PCLNe2kCard *s, unsigned off)
     timer_del(s->tx_timer);
     s->tx_busy = false;
     /* the aborted frame no longer holds the wire */
-    s->tx_wire_free = 0;
-    s->tx_late = 0;
+    nic_wire_tx_abort(&s->wire);
     val = ne2k_card_dispatch_read(s, NE2K_RESET, 1);
     ne2k_card_reset_status(s);
     return val;
@@ -467,18 +362,14 @@ static void ne2k_card_reset(DeviceState *dev)
     PCLNe2kCard *s = PCL_NE2K_CARD(dev);
     PCLNe2kCardClass *nc = PCL_NE2K_CARD_GET_CLASS(s);
     NE2000State *ne = &s->ne2k;
-    bool held = timer_pending(s->rx_timer);
+    bool held;
 
     trace_pcl_ne2k_reset();
     timer_del(s->tx_timer);
-    timer_del(s->rx_timer);
+    held = nic_wire_reset(&s->wire);
     s->tx_busy = false;
     s->tx_page = 0;
     s->tx_len = 0;
-    s->tx_wire_free = 0;
-    s->tx_late = 0;
-    s->rx_wire_free = 0;
-    s->rx_held = false;
     s->missed = 0;
     memset(s->cfg, 0, sizeof(s->cfg));
 
@@ -508,18 +399,21 @@ static void ne2k_card_reset(DeviceState *dev)
 static void ne2k_card_realize(DeviceState *dev, Error **errp)
 {
     PCLNe2kCard *s = PCL_NE2K_CARD(dev);
+    PCLNe2kCardClass *nc = PCL_NE2K_CARD_GET_CLASS(s);
     NE2000State *ne = &s->ne2k;
 
     qemu_macaddr_default_if_unset(&ne->c.macaddr);
-    ne2k_card_build_cis(s);
+    s->cis_len = nic_card_build_cis(s->cis, sizeof(s->cis), &nc->id,
+                                    ne->c.macaddr.a);
     ne2000_setup_io(ne, dev, 0x20);
     ne->irq = qemu_allocate_irq(ne2k_card_nic_irq, s, 0);
     s->tx_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ne2k_card_tx_timer, s);
-    s->rx_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ne2k_card_rx_timer, s);
+    nic_wire_init(&s->wire);
     ne2k_card_reset(dev);
     ne->nic = qemu_new_nic(&ne2k_card_net_info, &ne->c,
                            object_get_typename(OBJECT(dev)), dev->id,
                            &dev->mem_reentrancy_guard, ne);
+    nic_wire_attach(&s->wire, ne->nic);
     qemu_format_nic_info_str(qemu_get_queue(ne->nic), ne->c.macaddr.a);
 }
 
@@ -533,8 +427,7 @@ static void ne2k_card_unrealize(DeviceState *dev)
 
     timer_free(s->tx_timer);
     s->tx_timer = NULL;
-    timer_free(s->rx_timer);
-    s->rx_timer = NULL;
+    nic_wire_free(&s->wire);
     qemu_del_nic(s->ne2k.nic);
     s->ne2k.nic = NULL;
     qemu_free_irq(s->ne2k.irq);
@@ -553,8 +446,8 @@ static int ne2k_card_detach(PCMCIACardState *card)
 
 const VMStateDescription vmstate_pcl_ne2k_card = {
     .name = TYPE_PCL_NE2K_CARD,
-    .version_id = 2,
-    .minimum_version_id = 1,
+    .version_id = 3,
+    .minimum_version_id = 3,
     .fields = (VMStateField[]) {
         VMSTATE_STRUCT(ne2k, PCLNe2kCard, 0, vmstate_ne2000, NE2000State),
         VMSTATE_UINT8_ARRAY(cfg, PCLNe2kCard, NE2K_CFG_REGS),
@@ -562,20 +455,16 @@ const VMStateDescription vmstate_pcl_ne2k_card = {
         VMSTATE_BOOL(tx_busy, PCLNe2kCard),
         VMSTATE_UINT8(tx_page, PCLNe2kCard),
         VMSTATE_UINT16(tx_len, PCLNe2kCard),
-        VMSTATE_INT64(tx_wire_free, PCLNe2kCard),
         VMSTATE_TIMER_PTR(tx_timer, PCLNe2kCard),
-        VMSTATE_INT64(rx_wire_free, PCLNe2kCard),
-        VMSTATE_TIMER_PTR(rx_timer, PCLNe2kCard),
+        VMSTATE_NIC_WIRE(wire, PCLNe2kCard),
         VMSTATE_UINT8(missed, PCLNe2kCard),
-        VMSTATE_INT64_V(tx_late, PCLNe2kCard, 2),
-        VMSTATE_BOOL_V(rx_held, PCLNe2kCard, 2),
         VMSTATE_END_OF_LIST()
     }
 };
 
 static Property ne2k_card_properties[] = {
     DEFINE_NIC_PROPERTIES(PCLNe2kCard, ne2k.c),
-    DEFINE_PROP_UINT64("wire-rate", PCLNe2kCard, wire_rate, 0),
+    DEFINE_PROP_UINT64("wire-rate", PCLNe2kCard, wire.rate, 0),
     DEFINE_PROP_BOOL("stuck-reset", PCLNe2kCard, stuck_reset, false),
     DEFINE_PROP_END_OF_LIST(),
 };

@@ -3,10 +3,11 @@
  * (hw/net/ne2000.h), shared by pcmcia-ne2000 and pcmcia-ax88190.
  *
  * The front end owns what the core leaves to its buses: the CIS (built
- * per card, since the LAN node ID tuple carries the MAC address), the
- * function configuration registers, IREQ#, a power-on reset of the whole
- * chip, the transmitter (so that frames can be paced at a wire rate),
- * receive pacing and ring overflow reporting, and the NIC's life cycle
+ * per card by nic-card.c, since the LAN node ID tuple carries the MAC
+ * address), the function configuration registers, IREQ#, a power-on
+ * reset of the whole chip, the transmitter (so that frames can be paced
+ * at a wire rate, nic-card.c's NICWire), receive pacing and ring overflow
+ * reporting, and the NIC's life cycle
  * across hot insertion and surprise removal.  A card type describes its
  * identity and may claim registers of its own before the core sees them.
  *
@@ -19,6 +20,7 @@
 #include "exec/memory.h"
 #include "hw/pcmcia.h"
 #include "hw/net/ne2000.h"
+#include "nic-card.h"
 #include "qemu/timer.h"
 #include "qom/object.h"
 
@@ -48,7 +50,7 @@ struct PCLNe2kCard {
     /*< public >*/
 
     NE2000State ne2k;
-    uint64_t wire_rate;         /* bits/s, 0: frames take no time */
+    NICWire wire;               /* its rate is the wire-rate property */
     bool stuck_reset;           /* fault: a reset never reports done */
 
     uint8_t cis[NE2K_MAX_CIS];
@@ -60,14 +62,8 @@ struct PCLNe2kCard {
     bool tx_busy;
     uint8_t tx_page;
     uint16_t tx_len;
-    int64_t tx_wire_free;       /* QEMU_CLOCK_VIRTUAL ns */
-    int64_t tx_late;            /* how late the last frame's timer fired */
     QEMUTimer *tx_timer;
 
-    /* receiver: frames arrive no faster than the wire carries them */
-    int64_t rx_wire_free;
-    bool rx_held;               /* the peer holds a frame for us */
-    QEMUTimer *rx_timer;
     uint8_t missed;             /* CNTR2: frames lost to a full ring */
 };
 
@@ -76,12 +72,8 @@ struct PCLNe2kCardClass {
     PCMCIACardClass parent_class;
     /*< public >*/
 
-    const char *vers1[2];       /* manufacturer, product */
-    uint16_t manfid[2];
+    NICCardIdentity id;
     uint32_t config_base;       /* attribute address of the COR */
-    /* CONFIG and CFTABLE_ENTRY tuples, complete with codes and links */
-    const uint8_t *config_tuples;
-    int config_tuples_len;
 
     /*
      * Registers of the card's own at port offset @off (0-0x1f); return

@@ -233,14 +233,14 @@ static void ax_class_init(ObjectClass *oc, void *data)
     PCLNe2kCardClass *nc = PCL_NE2K_CARD_CLASS(oc);
 
     /* axnet_cs binds by these two strings */
-    nc->vers1[0] = "ASIX";
-    nc->vers1[1] = "AX88190";
+    nc->id.vers1[0] = "ASIX";
+    nc->id.vers1[1] = "AX88190";
     /* this model's own manufacturer code ("PC") and card ID ("AX") */
-    nc->manfid[0] = 0x5043;
-    nc->manfid[1] = 0x4158;
+    nc->id.manfid[0] = 0x5043;
+    nc->id.manfid[1] = 0x4158;
     nc->config_base = AX_CONFIG_BASE;
-    nc->config_tuples = ax88190_config;
-    nc->config_tuples_len = sizeof(ax88190_config);
+    nc->id.config_tuples = ax88190_config;
+    nc->id.config_tuples_len = sizeof(ax88190_config);
     nc->port_read = ax_port_read;
     nc->port_write = ax_port_write;
     nc->card_reset = ax_card_reset;

@@ -35,14 +35,14 @@ static void pcmcia_ne2000_class_init(ObjectClass *oc, void *data)
     PCLNe2kCardClass *nc = PCL_NE2K_CARD_CLASS(oc);
 
     /* pcnet_cs binds by these two strings */
-    nc->vers1[0] = "D-Link";
-    nc->vers1[1] = "DE-650";
+    nc->id.vers1[0] = "D-Link";
+    nc->id.vers1[1] = "DE-650";
     /* this model's own manufacturer code ("PC") and card ID ("NE") */
-    nc->manfid[0] = 0x5043;
-    nc->manfid[1] = 0x4e45;
+    nc->id.manfid[0] = 0x5043;
+    nc->id.manfid[1] = 0x4e45;
     nc->config_base = DE650_CONFIG_BASE;
-    nc->config_tuples = de650_config;
-    nc->config_tuples_len = sizeof(de650_config);
+    nc->id.config_tuples = de650_config;
+    nc->id.config_tuples_len = sizeof(de650_config);
     dc->desc = "NE2000-compatible Ethernet PC Card (D-Link DE-650)";
 }
 

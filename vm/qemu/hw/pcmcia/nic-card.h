@@ -1,0 +1,86 @@
+/*
+ * What every Ethernet PC Card model needs besides its chip: a CIS with
+ * the card's identity and its MAC address, and a wire that takes time.
+ *
+ *  - nic_card_build_cis() writes DEVICE (none), VERS_1, MANFID, FUNCID
+ *    (network), FUNCE (LAN node ID: the MAC), the card's own CONFIG and
+ *    CFTABLE_ENTRY tuples, NO_LINK and END.
+ *  - NICWire paces frames at the card's `wire-rate` (bits/s, 0: frames
+ *    take no time), preamble, FCS and inter-frame gap included.  The
+ *    transmit side tells when a frame has left; the receive side holds
+ *    a frame that arrives while the previous one is still on the wire
+ *    (the receive hook returns 0, QEMU's queue keeps the frame) and
+ *    flushes the queue when the wire is free.
+ *
+ * Part of pcmcia-legacy.  SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef HW_PCMCIA_NIC_CARD_H
+#define HW_PCMCIA_NIC_CARD_H
+
+#include "migration/vmstate.h"
+#include "net/net.h"
+#include "qemu/timer.h"
+
+/* A card's identity in its CIS. */
+typedef struct NICCardIdentity {
+    const char *vers1[4];       /* manufacturer, product, more; NULL ends */
+    uint16_t manfid[2];         /* manufacturer code, card ID */
+    /* CONFIG and CFTABLE_ENTRY tuples, complete with codes and links */
+    const uint8_t *config_tuples;
+    int config_tuples_len;
+} NICCardIdentity;
+
+/* The CIS into @cis (at most @size bytes); returns its length. */
+int nic_card_build_cis(uint8_t *cis, int size, const NICCardIdentity *id,
+                       const uint8_t *mac);
+
+typedef struct NICWire {
+    uint64_t rate;              /* bits/s, 0: frames take no time */
+    int64_t tx_free;            /* QEMU_CLOCK_VIRTUAL ns, each direction */
+    int64_t rx_free;
+    int64_t tx_late;            /* how late the last frame's timer fired */
+    bool rx_held;               /* the peer holds a frame for us */
+    QEMUTimer *rx_timer;        /* flushes the frames the peer holds */
+    NICState *nic;
+} NICWire;
+
+/* Time one frame of @len bytes (FCS excluded) takes on the wire. */
+int64_t nic_wire_frame_ns(const NICWire *w, size_t len);
+
+void nic_wire_init(NICWire *w);
+/* The NIC whose queue the receive side flushes (NULL: none). */
+void nic_wire_attach(NICWire *w, NICState *nic);
+void nic_wire_free(NICWire *w);
+/*
+ * Both directions idle, nothing pending; returns whether frames were
+ * held, which the card should flush once its receiver is in shape.
+ */
+bool nic_wire_reset(NICWire *w);
+
+/*
+ * A frame of @len bytes arrives: false when it must wait (the receive
+ * hook returns 0 then), true when the card takes it now.
+ */
+bool nic_wire_rx_ready(NICWire *w, size_t len);
+
+/*
+ * A frame of @len bytes starts as soon as the wire is free; returns the
+ * QEMU_CLOCK_VIRTUAL time it has left, or 0 when it leaves at once
+ * (no wire rate).
+ */
+int64_t nic_wire_tx_slot(NICWire *w, size_t len);
+/*
+ * The card's timer for the frame of @len bytes fired: how late it was
+ * (up to one frame) is taken off the next frame's start.
+ */
+void nic_wire_tx_fired(NICWire *w, size_t len);
+/* An aborted transmission no longer holds the wire. */
+void nic_wire_tx_abort(NICWire *w);
+
+extern const VMStateDescription vmstate_nic_wire;
+
+#define VMSTATE_NIC_WIRE(f, s) \
+    VMSTATE_STRUCT(f, s, 1, vmstate_nic_wire, NICWire)
+
+#endif
