@@ -19,9 +19,8 @@ import contextlib
 import pytest
 
 import pclkernels as pk
-from netrig import NetRig
 from nic_scenarios import *     # noqa: F401,F403 - the rig's scenarios
-from nic_scenarios import habits, rig_guest
+from nic_scenarios import upstream_guest
 from test_i82092 import build_module
 
 BRIDGE = "pcc"
@@ -39,33 +38,21 @@ KERNELS = [("6.12", None, ["ne2000", "ax88190"]),
 XDIST_SPLIT = "rig"
 
 
-class Rigs:
-    def __init__(self, guest, kernel, rigs):
-        self.g = guest
-        self.kernel = kernel
-        self.rigs = rigs
-
-
 @pytest.fixture(scope="module", params=KERNELS, ids=[k[0] for k in KERNELS])
 def rig(request, tmp_path_factory):
     kernel, matrix_name, cards = request.param
-    rigs = {}
-    for i, name in enumerate(cards):
-        device, sock, mac, driver = CARDS[name]
-        rigs[name] = NetRig(i, device, "card-" + name, "%s.%d" % (BRIDGE, sock), mac)
-        rigs[name].log = habits(driver, ours=False)
-    drivers = [CARDS[c][3] for c in cards]
-    extra_ko, load, setup = [], ["i82092"], []
+    bridge = dict(load=["i82092"])
     stack = contextlib.ExitStack()
     with pk.rolling_tolerance(matrix_name or ""):
         if matrix_name:
-            extra_ko = [build_module(matrix_name, out=tmp_path_factory.mktemp("ko"))]
-            load, setup = [], ["pcl-insmod i82092 && pcl-socket-startup"]
-        guest = stack.enter_context(rig_guest(
-            "nic-upstream-" + kernel, kernel, ["-device", "i82092,id=" + BRIDGE],
-            rigs.values(), setup=setup, modules=drivers, load=load, extra_ko=extra_ko))
+            bridge = dict(extra_ko=[build_module(matrix_name,
+                                                 out=tmp_path_factory.mktemp("ko"))],
+                          load=[], setup=["pcl-insmod i82092 && pcl-socket-startup"])
+        rigs = stack.enter_context(upstream_guest(
+            "nic-upstream-" + kernel, kernel, BRIDGE, {c: CARDS[c] for c in cards},
+            **bridge))
     with stack:
-        yield Rigs(guest, kernel, rigs)
+        yield rigs
 
 
 @pytest.fixture(params=sorted(CARDS))
