@@ -116,14 +116,16 @@ class CardRigs:
 
 
 @contextlib.contextmanager
-def upstream_guest(name, kernel, bridge, cards, **kw):
+def upstream_guest(name, kernel, bridge, cards, wire_rates=None, **kw):
     """A guest of kernel with an 82092 (id bridge) whose cards are in its
     sockets from boot, each on its own rig (in the order of cards) with
     upstream's driver and its habits; cards: {card name: (QEMU device,
-    socket, MAC, driver)}; kw: rig_guest's.  Yields a CardRigs."""
+    socket, MAC, driver)}; wire_rates: {card name: the wire-rate its rig
+    runs at} (default 0); kw: rig_guest's.  Yields a CardRigs."""
     rigs = {}
     for i, (card, (device, sock, mac, driver)) in enumerate(cards.items()):
-        rigs[card] = NetRig(i, device, "card-" + card, "%s.%d" % (bridge, sock), mac)
+        rigs[card] = NetRig(i, device, "card-" + card, "%s.%d" % (bridge, sock), mac,
+                            wire_rate=(wire_rates or {}).get(card, 0))
         rigs[card].log = habits(driver, ours=False)
     drivers = [c[3] for c in cards.values()]
     with rig_guest(name, kernel, ["-device", "i82092,id=" + bridge], rigs.values(),
@@ -372,6 +374,7 @@ def test_wire_rate(nic):
     a loaded machine slows the guest, never the wire."""
     g, r, driver = nic
     assert r.eject(g)
+    rate = r.wire_rate
     r.wire_rate = WIRE_RATE
     try:
         r.insert(g)
@@ -379,7 +382,7 @@ def test_wire_rate(nic):
         ok_out, s_out = r.tcp_from_guest(g, WIRE_BYTES)
     finally:
         r.eject(g)
-        r.wire_rate = 0
+        r.wire_rate = rate
         r.insert(g)
     wire = WIRE_RATE / 8
     print("%s at %d bit/s: to guest %.2f, from guest %.2f of the wire"
