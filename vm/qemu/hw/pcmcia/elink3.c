@@ -457,7 +457,10 @@ static void tx_done(PCLElink3Card *s)
 
 static void tx_timer_cb(void *opaque)
 {
-    tx_done(opaque);
+    PCLElink3Card *s = opaque;
+
+    nic_wire_tx_fired(&s->wire, lduw_le_p(s->tx_buf) & TXH_LEN_MASK);
+    tx_done(s);
 }
 
 /* Send the first frame if it is complete, the transmitter on, the wire free. */
