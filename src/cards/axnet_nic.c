@@ -513,9 +513,20 @@ static irqreturn_t axn_interrupt(int irq, void *data)
 		isr = inb(priv->io + AXN_ISR);
 		/* 0xff: nobody answers, the card is gone */
 		if (isr != 0xff && (isr & priv->imr)) {
-			outb(0, priv->io + AXN_IMR);
-			priv->imr = 0;
-			napi_schedule(&priv->napi);
+			/*
+			 * The other transmit buffer is usually loaded and the
+			 * wire idles until TXP: restart it here, not a
+			 * softirq later.
+			 */
+			if (isr & (ISR_PTX | ISR_TXE)) {
+				axn_ack(priv, isr & (ISR_PTX | ISR_TXE));
+				axn_tx_done(priv);
+			}
+			if (isr & priv->imr & ~(ISR_PTX | ISR_TXE)) {
+				outb(0, priv->io + AXN_IMR);
+				priv->imr = 0;
+				napi_schedule(&priv->napi);
+			}
 			ret = IRQ_HANDLED;
 		}
 	}

@@ -95,7 +95,6 @@ void nic_wire_init(NICWire *w)
     w->rx_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, nic_wire_rx_timer, w);
     w->tx_free = w->rx_free = 0;
     w->tx_late = 0;
-    w->rx_held = false;
     w->nic = NULL;
 }
 
@@ -118,13 +117,12 @@ bool nic_wire_reset(NICWire *w)
     timer_del(w->rx_timer);
     w->tx_free = w->rx_free = 0;
     w->tx_late = 0;
-    w->rx_held = false;
     return held;
 }
 
 bool nic_wire_rx_ready(NICWire *w, size_t len)
 {
-    int64_t now, start;
+    int64_t now;
 
     if (!w->rate) {
         return true;
@@ -133,20 +131,14 @@ bool nic_wire_rx_ready(NICWire *w, size_t len)
     if (now < w->rx_free) {
         /* still busy with the previous frame: the peer holds this one */
         timer_mod(w->rx_timer, w->rx_free);
-        w->rx_held = true;
         return false;
     }
-    start = now;
-    if (w->rx_held) {
-        /*
-         * A held frame was on the wire from when the wire was free; the
-         * timer that brings it may fire late (up to one frame is
-         * forgiven, as for the transmitter).
-         */
-        start = MAX(w->rx_free, now - nic_wire_frame_ns(w, len));
-        w->rx_held = false;
-    }
-    w->rx_free = start + nic_wire_frame_ns(w, len);
+    /*
+     * Counted from now even when the timer brought the frame late: frames
+     * never arrive closer together than the wire carries them, which a
+     * card with a FIFO of a few frames depends on.
+     */
+    w->rx_free = now + nic_wire_frame_ns(w, len);
     return true;
 }
 
@@ -191,7 +183,6 @@ const VMStateDescription vmstate_nic_wire = {
         VMSTATE_INT64(tx_free, NICWire),
         VMSTATE_INT64(rx_free, NICWire),
         VMSTATE_INT64(tx_late, NICWire),
-        VMSTATE_BOOL(rx_held, NICWire),
         VMSTATE_TIMER_PTR(rx_timer, NICWire),
         VMSTATE_END_OF_LIST()
     }

@@ -40,7 +40,6 @@ typedef struct NICWire {
     int64_t tx_free;            /* QEMU_CLOCK_VIRTUAL ns, each direction */
     int64_t rx_free;
     int64_t tx_late;            /* how late the last frame's timer fired */
-    bool rx_held;               /* the peer holds a frame for us */
     QEMUTimer *rx_timer;        /* flushes the frames the peer holds */
     NICState *nic;
 } NICWire;
