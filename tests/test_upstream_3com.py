@@ -17,8 +17,7 @@ The rig runs each card at its own line rate (wire-rate), as a real card
 sees its frames: slirp sends a whole TCP window at once, faster than any
 wire, and the 3c589's 5 KB RX FIFO (three full frames) overflows on
 every such burst, so that TCP into the guest crawls through
-retransmission timeouts (2 MiB took 80 s; at 10 Mbit/s 2 to 10 s,
-as the machine's load makes the guest drain the FIFO late).
+retransmission timeouts (2 MiB took 80 s; about 2 s at 10 Mbit/s).
 The overflow path itself is tested without pacing
 (test_3c589_without_pacing).
 
