@@ -24,7 +24,7 @@ import time
 import pytest
 
 import pclkernels as pk
-from cfrig import BRIDGE, REMOVE_TIMEOUT, CfRig, qemu_args
+from cfrig import BRIDGE, REMOVE_TIMEOUT, CfRig, qemu_args, vermagic_release
 from pclguest import Guest
 
 # (guest kernel, kernels.matrix line whose headers build the module)
@@ -48,11 +48,6 @@ def build_module(matrix_name, out=None):
     `out` (a directory of the caller's, which parallel test workers'
     builds leave alone) or the cache."""
     return pk.our_modules(matrix_name, [MODULE], out)[0]
-
-
-def vermagic_release(ko):
-    out = pk.run(["modinfo", "-F", "vermagic", ko], check=True).stdout
-    return out.split()[0]
 
 
 class Rig(CfRig):
