@@ -15,6 +15,12 @@
  * elsewhere it gives every card the socket's "PCI" interrupt.  So the
  * sockets also offer one ISA line that way, shared by their cards.
  *
+ * On a PC with PCI the ISA bus hangs off a PCI-to-ISA bridge, and card
+ * memory windows can only use addresses the PCI bus forwards there.  The
+ * PC Card core finds them inside the PCI bus windows of the socket's
+ * cb_dev, so that is the ISA bridge when there is one; without it the
+ * core would look only outside every PCI window, where nothing is left.
+ *
  * There is no bus to enumerate the chips on, and kernels without
  * CONFIG_ISA (64-bit x86) have no ISA driver model, so the driver makes
  * its own platform device and probes the ports when it is loaded.
@@ -30,6 +36,7 @@
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/pci.h>
 #include <linux/platform_device.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -125,6 +132,7 @@ struct i82365_socket {
 
 struct i82365 {
 	struct device *dev;
+	struct pci_dev *isa_bridge;	/* the PCI device the ISA bus is behind */
 	struct i82365_port ports[I82365_NR_PORTS];
 	unsigned int nr_sockets;
 	struct i82365_socket sockets[I82365_MAX_SOCKETS];
@@ -506,6 +514,7 @@ static void i82365_init_socket(struct i82365 *chip, struct i82365_socket *sock)
 	socket->resource_ops = &pccard_nonstatic_ops;
 	socket->irq_mask = chip->card_irqs;
 	socket->pci_irq = chip->card_irq;
+	socket->cb_dev = chip->isa_bridge;
 }
 
 static void i82365_teardown(struct i82365 *chip)
@@ -532,6 +541,8 @@ static void i82365_teardown(struct i82365 *chip)
 	}
 	if (chip->cs_irq)
 		free_irq(chip->cs_irq, chip);
+	pci_dev_put(chip->isa_bridge);
+	chip->isa_bridge = NULL;
 }
 
 static int __init i82365_probe(struct platform_device *pdev)
@@ -563,6 +574,10 @@ static int __init i82365_probe(struct platform_device *pdev)
 	i82365_setup_chip(chip);
 	i82365_scan_irqs(chip);
 	i82365_setup_interrupts(chip);
+	chip->isa_bridge = pci_get_class(PCI_CLASS_BRIDGE_ISA << 8, NULL);
+	if (chip->isa_bridge)
+		dev_info(&pdev->dev, "ISA bus behind PCI %s\n",
+			 pci_name(chip->isa_bridge));
 
 	for (i = 0; i < chip->nr_sockets; i++) {
 		struct i82365_socket *sock = &chip->sockets[i];
