@@ -34,6 +34,7 @@
 #include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/jiffies.h>
+#include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/pci.h>
@@ -596,6 +597,18 @@ static int __init i82365_probe(struct platform_device *pdev)
 		schedule_delayed_work(&chip->poll, chip->poll_jiffies);
 	return 0;
 }
+
+/*
+ * What PnP firmware calls these controllers: the aliases let udev load
+ * the module on machines that list one (the probe itself goes by ports).
+ */
+static const struct pnp_device_id i82365_pnp_ids[] = {
+	{ .id = "PNP0e00" },	/* Intel 82365-compatible */
+	{ .id = "PNP0e01" },	/* Cirrus Logic CL-PD6720 */
+	{ .id = "PNP0e02" },	/* VLSI VL82C146 */
+	{ }
+};
+MODULE_DEVICE_TABLE(pnp, i82365_pnp_ids);
 
 /*
  * The device is made with its driver and cannot be unbound on its own
