@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""An emulated 82092AA with CompactFlash cards in its two slots, as the
-bridge tests drive it (test_upstream_bridge.py with Linux 6.1's drivers,
-test_i82092.py with ours): QEMU arguments, insertion and surprise eject
+"""An emulated two-socket bridge (the 82092AA, or the ISA 82365SL) with
+CompactFlash cards in its slots, as the bridge tests drive it
+(test_upstream_bridge.py with Linux 6.1's drivers, test_i82092.py and
+test_i82365.py with ours): QEMU arguments, insertion and surprise eject
 over QMP, and what the guest makes of the cards."""
 
+import pclkernels as pk
 from pclguest import make_image
 
 IMAGE_SIZE = 4 << 20
@@ -19,11 +21,12 @@ DISK_TIMEOUT = 60               # seconds from insertion to the block device
 REMOVE_TIMEOUT = 180
 
 
-def qemu_args(tmp):
-    """The bridge, two card images of deterministic bytes (backends for
-    slots 0 and 1) and a card in slot 0 at power-on.  Returns the images
-    ({slot: (node name, sha256)}) and QEMU's arguments."""
-    images, args = {}, ["-device", "i82092,id=%s" % BRIDGE]
+def qemu_args(tmp, bridge="i82092"):
+    """The bridge (a QEMU device type with two slots), two card images of
+    deterministic bytes (backends for slots 0 and 1) and a card in slot 0
+    at power-on.  Returns the images ({slot: (node name, sha256)}) and
+    QEMU's arguments."""
+    images, args = {}, ["-device", "%s,id=%s" % (bridge, BRIDGE)]
     for slot in (0, 1):
         path = tmp / ("card%d.img" % slot)
         sha = make_image(str(path), IMAGE_SIZE, seed=0x82092 + slot)
@@ -33,6 +36,12 @@ def qemu_args(tmp):
                  "file.filename=%s" % (node, path)]
     args += ["-device", "pcmcia-cf,id=cf0,bus=%s.0,drive=disk0" % BRIDGE]
     return images, args
+
+
+def vermagic_release(ko):
+    """The kernel release a module was built for."""
+    out = pk.run(["modinfo", "-F", "vermagic", ko], check=True).stdout
+    return out.split()[0]
 
 
 class CfRig:

@@ -25,7 +25,7 @@ import time
 import pytest
 
 import pclkernels as pk
-from cfrig import BRIDGE, REMOVE_TIMEOUT, CfRig, qemu_args
+from cfrig import BRIDGE, REMOVE_TIMEOUT, CfRig, qemu_args, vermagic_release
 from pclguest import Guest
 
 SOAK = os.environ.get("PCL_STRESS") == "soak"
@@ -51,11 +51,6 @@ def build_module(matrix_name, out=None):
     `out` (a directory of the caller's, which parallel test workers'
     builds leave alone) or the cache."""
     return pk.our_modules(matrix_name, [MODULE], out)[0]
-
-
-def vermagic_release(ko):
-    out = pk.run(["modinfo", "-F", "vermagic", ko], check=True).stdout
-    return out.split()[0]
 
 
 class Rig(CfRig):

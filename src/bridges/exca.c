@@ -330,7 +330,9 @@ int pcl_exca_set_mem_map(struct pcl_exca *exca,
 	if (mem->flags & MAP_0WS)
 		start_reg |= EXCA_MEM_START_0WS;
 
-	ws = min_t(unsigned int, mem->speed / EXCA_CYCLE_NS, EXCA_MEM_WS_MAX);
+	ws = min_t(unsigned int,
+		   mem->speed / (exca->cycle_ns ? exca->cycle_ns : EXCA_CYCLE_NS),
+		   EXCA_MEM_WS_MAX);
 	stop_reg = FIELD_PREP(EXCA_MEM_ADDR, end >> 12) |
 		   FIELD_PREP(EXCA_MEM_STOP_WS, ws);
 

@@ -83,6 +83,9 @@
 #define EXCA_CSC_GPI		BIT(4)
 #define EXCA_CSC_IRQ		GENMASK(7, 4)	/* EXCA_CSC_INTCFG only */
 
+/* EXCA_CARD_GENCTL */
+#define EXCA_GENCTL_SW_CD	BIT(5)	/* one card detect change, for IRQ tests */
+
 /* EXCA_WINEN */
 #define EXCA_WIN_MEM(n)		BIT(n)
 #define EXCA_WIN_IO(n)		BIT(6 + (n))
@@ -103,7 +106,7 @@
 #define EXCA_MEM_OFFSET_WP	BIT(15)
 #define EXCA_MEM_OFFSET_ATTR	BIT(14)	/* window shows attribute memory */
 
-/* ISA bus clock the memory wait states count in */
+/* ISA bus clock the memory wait states count in, unless cycle_ns says */
 #define EXCA_CYCLE_NS		120
 
 struct pcl_exca;
@@ -134,6 +137,7 @@ struct pcl_exca {
 	const struct pcl_exca_bus *bus;
 	unsigned int caps;
 	u8 csc_irq;			/* ISA IRQ for status changes, or 0 */
+	unsigned int cycle_ns;		/* bus clock period, 0: EXCA_CYCLE_NS */
 	bool live;			/* forward status changes to the core */
 	spinlock_t lock;		/* read-modify-write of shared registers */
 };

@@ -1,6 +1,6 @@
 /*
  * ExCA (Intel 82365SL compatible) socket register file, shared by every
- * PC Card bridge model: the i82092 here, later an ISA 82365SL and CardBus
+ * PC Card bridge model: the i82092 and the ISA 82365SL here, later CardBus
  * bridges (ExCA at BAR0 + 0x800, with page registers).
  *
  * A front end embeds one ExcaSocket per socket, routes register accesses

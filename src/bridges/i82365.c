@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Intel 82365SL and compatible ISA to PC Card bridges ("PCIC").
+ *
+ * A chip has two sockets behind an index/data port pair in ISA I/O space;
+ * bits 7:6 of the index pick the socket, so a pair serves up to two chips
+ * (four sockets).  The usual pair is 0x3e0, a second one 0x3e2.  Card
+ * interrupts and status change interrupts go to ISA IRQ lines that the
+ * driver programs into each socket; which lines are wired and free is
+ * found out by making the chip raise them.  Without a usable line the
+ * driver polls for status changes.
+ *
+ * The PC Card core picks a card's ISA interrupt from the socket's mask
+ * only when built with CONFIG_PCMCIA_PROBE (which needs CONFIG_ISA);
+ * elsewhere it gives every card the socket's "PCI" interrupt.  So the
+ * sockets also offer one ISA line that way, shared by their cards.
+ *
+ * On a PC with PCI the ISA bus hangs off a PCI-to-ISA bridge, and card
+ * memory windows can only use addresses the PCI bus forwards there.  The
+ * PC Card core finds them inside the PCI bus windows of the socket's
+ * cb_dev, so that is the ISA bridge when there is one; without it the
+ * core would look only outside every PCI window, where nothing is left.
+ *
+ * There is no bus to enumerate the chips on, and kernels without
+ * CONFIG_ISA (64-bit x86) have no ISA driver model, so the driver makes
+ * its own platform device and probes the ports when it is loaded.
+ * Everything about the sockets themselves is in exca.c.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/bitops.h>
+#include <linux/delay.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/ioport.h>
+#include <linux/jiffies.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/pci.h>
+#include <linux/platform_device.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <pcmcia/ss.h>
+
+#include "exca.h"
+
+#define I82365_NAME		"i82365"
+
+#define I82365_PORT_SIZE	2	/* index, data */
+#define I82365_INDEX		0
+#define I82365_DATA		1
+#define I82365_NR_PORTS		2	/* i365_base and i365_base + 2 */
+#define I82365_PORT_SOCKETS	4	/* two chips on one port pair */
+#define I82365_MAX_SOCKETS	(I82365_NR_PORTS * I82365_PORT_SOCKETS)
+#define I82365_SOCKET_STRIDE	0x40
+
+/* EXCA_IDREV */
+#define I82365_ID_IFTYPE	GENMASK(7, 6)
+#define I82365_ID_IFTYPE_MEMIO	2	/* memory and I/O cards */
+#define I82365_ID_RESERVED	GENMASK(5, 4)
+#define I82365_ID_REV		GENMASK(3, 0)
+
+/* ISA lines an IRQ field can select: 3, 4, 5, 7, 9-12, 14, 15 */
+#define I82365_ISA_IRQS		0xdeb8
+/* IRQ 12 is usually the PS/2 mouse: taken for status changes only on demand */
+#define I82365_AUTO_CS_IRQS	(I82365_ISA_IRQS & ~BIT(12))
+/* status changes get a line of their own only if two stay for cards */
+#define I82365_MIN_CARD_IRQS	2
+
+/* rounds of status-change reads per interrupt before giving up */
+#define I82365_IRQ_ROUNDS	16
+/* interrupt test: quiet time before, wait for the interrupt, time after */
+#define I82365_TEST_QUIET_MS	10
+#define I82365_TEST_WAIT_MS	50
+#define I82365_TEST_AFTER_MS	5
+
+static unsigned long i365_base = 0x3e0;
+module_param_hw(i365_base, ulong, ioport, 0444);
+MODULE_PARM_DESC(i365_base, "I/O port of the first controller (default 0x3e0)");
+
+static int extra_sockets;
+module_param(extra_sockets, int, 0444);
+MODULE_PARM_DESC(extra_sockets,
+		 "Also look for a controller at i365_base + 2 (default 0: only if none at i365_base)");
+
+static int ignore = -1;
+module_param(ignore, int, 0444);
+MODULE_PARM_DESC(ignore, "Socket number (0-7) to leave alone (default -1: none)");
+
+static int do_scan = 1;
+module_param(do_scan, int, 0444);
+MODULE_PARM_DESC(do_scan, "Test which ISA interrupts the controller can raise (default 1)");
+
+static unsigned int irq_mask = 0xffff;
+module_param_hw(irq_mask, uint, other, 0444);
+MODULE_PARM_DESC(irq_mask, "Bit mask of ISA interrupts cards may use (default 0xffff)");
+
+static int irq_list[16];
+static unsigned int irq_list_count;
+module_param_hw_array(irq_list, int, irq, &irq_list_count, 0444);
+MODULE_PARM_DESC(irq_list, "ISA interrupts cards may use (overrides irq_mask)");
+
+static int cs_irq;
+module_param_hw(cs_irq, int, irq, 0444);
+MODULE_PARM_DESC(cs_irq, "ISA interrupt for card status changes (default 0: choose one)");
+
+static int poll_interval;
+module_param(poll_interval, int, 0444);
+MODULE_PARM_DESC(poll_interval,
+		 "Poll for status changes every so many jiffies (default 0: only without an interrupt, then every second)");
+
+static int cycle_time = EXCA_CYCLE_NS;
+module_param(cycle_time, int, 0444);
+MODULE_PARM_DESC(cycle_time, "ISA bus clock period in ns, for memory wait states (default 120)");
+
+struct i82365;
+
+struct i82365_port {
+	unsigned long base;
+	spinlock_t lock;		/* the index/data pair */
+};
+
+struct i82365_socket {
+	struct pcl_exca exca;
+	struct i82365 *chip;
+	struct i82365_port *port;
+	unsigned int nr;		/* 0-7, as in the ignore parameter */
+	u8 index;			/* index of the socket's register 0 */
+	bool registered;
+};
+
+struct i82365 {
+	struct device *dev;
+	struct pci_dev *isa_bridge;	/* the PCI device the ISA bus is behind */
+	struct i82365_port ports[I82365_NR_PORTS];
+	unsigned int nr_sockets;
+	struct i82365_socket sockets[I82365_MAX_SOCKETS];
+
+	u16 card_irqs;			/* ISA lines offered to cards */
+	unsigned int card_irq;		/* the line all cards share, or 0 */
+	unsigned int cs_irq;		/* status change line, 0: none */
+	unsigned long poll_jiffies;	/* 0: no polling */
+	struct delayed_work poll;
+
+	/* the interrupt test */
+	struct i82365_socket *test_sock;
+	atomic_t test_hits;
+	wait_queue_head_t test_wait;
+};
+
+static struct platform_device *i82365_pdev;
+
+static u8 port_read(struct i82365_port *port, u8 index)
+{
+	unsigned long flags;
+	u8 val;
+
+	spin_lock_irqsave(&port->lock, flags);
+	outb(index, port->base + I82365_INDEX);
+	val = inb(port->base + I82365_DATA);
+	spin_unlock_irqrestore(&port->lock, flags);
+	return val;
+}
+
+static void port_write(struct i82365_port *port, u8 index, u8 val)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&port->lock, flags);
+	outb(index, port->base + I82365_INDEX);
+	outb(val, port->base + I82365_DATA);
+	spin_unlock_irqrestore(&port->lock, flags);
+}
+
+static struct i82365_socket *to_i82365_socket(struct pcl_exca *exca)
+{
+	return container_of(exca, struct i82365_socket, exca);
+}
+
+static u8 i82365_read(struct pcl_exca *exca, unsigned int reg)
+{
+	struct i82365_socket *sock = to_i82365_socket(exca);
+
+	return port_read(sock->port, sock->index + reg);
+}
+
+static void i82365_write(struct pcl_exca *exca, unsigned int reg, u8 val)
+{
+	struct i82365_socket *sock = to_i82365_socket(exca);
+
+	port_write(sock->port, sock->index + reg, val);
+}
+
+/* Memory windows decode CPU physical addresses: no mem_bus_range. */
+static const struct pcl_exca_bus i82365_bus = {
+	.read	= i82365_read,
+	.write	= i82365_write,
+};
+
+/* --- Finding the chips --- */
+
+/* The chip revision an identification register names, or NULL. */
+static const char *i82365_model(u8 id)
+{
+	if (FIELD_GET(I82365_ID_IFTYPE, id) != I82365_ID_IFTYPE_MEMIO ||
+	    FIELD_GET(I82365_ID_RESERVED, id))
+		return NULL;
+	switch (FIELD_GET(I82365_ID_REV, id)) {
+	case 2:
+		return "82365SL A step";
+	case 3:
+		return "82365SL B step";
+	case 4:
+		return "82365SL DF";
+	case 8 ... 10:
+		return "IBM 82365SL clone";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * Whether the socket just added answers on its own registers: a chip that
+ * ignores index bit 6 would show socket A twice.  Every socket found so
+ * far gets a different value in a register nobody uses yet.
+ */
+static bool i82365_sockets_distinct(struct i82365 *chip, unsigned int count)
+{
+	unsigned int reg = EXCA_MEMWIN(0) + EXCA_MEMWIN_OFFSET;
+	unsigned int i;
+
+	for (i = 0; i < count; i++)
+		pcl_exca_write(&chip->sockets[i].exca, reg, i + 1);
+	for (i = 0; i < count; i++)
+		if (pcl_exca_read(&chip->sockets[i].exca, reg) != i + 1)
+			return false;
+	for (i = 0; i < count; i++)
+		pcl_exca_write(&chip->sockets[i].exca, reg, 0);
+	return true;
+}
+
+static void i82365_add_socket(struct i82365 *chip, struct i82365_port *port,
+			      unsigned int nr)
+{
+	struct i82365_socket *sock = &chip->sockets[chip->nr_sockets];
+	u8 id;
+
+	sock->chip = chip;
+	sock->port = port;
+	sock->nr = nr;
+	sock->index = (nr % I82365_PORT_SOCKETS) * I82365_SOCKET_STRIDE;
+
+	id = port_read(port, sock->index + EXCA_IDREV);
+	if (!i82365_model(id))
+		return;
+
+	/* the DF step's Vcc field has a 3.3 V setting instead of Vpp2 */
+	pcl_exca_setup(&sock->exca, &i82365_bus,
+		       FIELD_GET(I82365_ID_REV, id) == 4 ? PCL_EXCA_VCC_3V3 : 0);
+	if (!i82365_sockets_distinct(chip, chip->nr_sockets + 1)) {
+		dev_warn(chip->dev, "socket %u at %#lx mirrors another one, ignored\n",
+			 nr, port->base);
+		return;
+	}
+	dev_info(chip->dev, "socket %u: %s at %#lx, index 0x%02x\n", nr,
+		 i82365_model(id), port->base, sock->index);
+	chip->nr_sockets++;
+}
+
+static void i82365_probe_port(struct i82365 *chip, unsigned int p)
+{
+	struct i82365_port *port = &chip->ports[p];
+	unsigned int found = chip->nr_sockets;
+	unsigned int nr;
+
+	port->base = i365_base + 2 * p;
+	spin_lock_init(&port->lock);
+	if (!devm_request_region(chip->dev, port->base, I82365_PORT_SIZE,
+				 I82365_NAME)) {
+		dev_warn(chip->dev, "ports %#lx-%#lx are in use\n", port->base,
+			 port->base + I82365_PORT_SIZE - 1);
+		return;
+	}
+
+	for (nr = p * I82365_PORT_SOCKETS; nr < (p + 1) * I82365_PORT_SOCKETS;
+	     nr++)
+		if (nr != ignore)
+			i82365_add_socket(chip, port, nr);
+
+	if (chip->nr_sockets == found)
+		devm_release_region(chip->dev, port->base, I82365_PORT_SIZE);
+}
+
+/* --- Interrupts --- */
+
+static irqreturn_t i82365_test_interrupt(int irq, void *data)
+{
+	struct i82365 *chip = data;
+
+	/* acknowledge, or a level-triggered line would fire again */
+	pcl_exca_read(&chip->test_sock->exca, EXCA_CSC);
+	atomic_inc(&chip->test_hits);
+	wake_up(&chip->test_wait);
+	return IRQ_HANDLED;
+}
+
+/*
+ * Whether the chip raises ISA line irq, exactly once, when told to: the
+ * line is wired and nothing else drives it.  A line another driver holds
+ * fails at request_irq().
+ */
+static bool i82365_irq_works(struct i82365 *chip, unsigned int irq)
+{
+	struct pcl_exca *exca = &chip->test_sock->exca;
+	bool works = false;
+
+	atomic_set(&chip->test_hits, 0);
+	if (request_irq(irq, i82365_test_interrupt, 0, I82365_NAME, chip))
+		return false;
+
+	msleep(I82365_TEST_QUIET_MS);
+	if (atomic_read(&chip->test_hits))
+		goto out;
+
+	pcl_exca_write(exca, EXCA_CSC_INTCFG,
+		       EXCA_CSC_DETECT | FIELD_PREP(EXCA_CSC_IRQ, irq));
+	pcl_exca_write(exca, EXCA_CARD_GENCTL, EXCA_GENCTL_SW_CD);
+	wait_event_timeout(chip->test_wait, atomic_read(&chip->test_hits),
+			   msecs_to_jiffies(I82365_TEST_WAIT_MS));
+	/* and no second one */
+	msleep(I82365_TEST_AFTER_MS);
+	works = atomic_read(&chip->test_hits) == 1;
+out:
+	pcl_exca_write(exca, EXCA_CSC_INTCFG, 0);
+	pcl_exca_write(exca, EXCA_CARD_GENCTL, 0);
+	pcl_exca_read(exca, EXCA_CSC);
+	free_irq(irq, chip);
+	dev_dbg(chip->dev, "ISA IRQ %u: %s\n", irq, works ? "works" : "unusable");
+	return works;
+}
+
+/* A line that no driver holds now. */
+static bool i82365_irq_free(struct i82365 *chip, unsigned int irq)
+{
+	if (request_irq(irq, i82365_test_interrupt, 0, I82365_NAME, chip))
+		return false;
+	free_irq(irq, chip);
+	return true;
+}
+
+static unsigned long i82365_wanted_irqs(void)
+{
+	unsigned long mask = 0;
+	unsigned int i;
+
+	if (!irq_list_count)
+		return irq_mask & I82365_ISA_IRQS;
+	for (i = 0; i < irq_list_count; i++)
+		if (irq_list[i] > 0 && irq_list[i] < 16)
+			mask |= BIT(irq_list[i]);
+	return mask & I82365_ISA_IRQS;
+}
+
+static void i82365_scan_irqs(struct i82365 *chip)
+{
+	unsigned long wanted = i82365_wanted_irqs();
+	unsigned long usable = 0;
+	bool tested = false;
+	unsigned int irq;
+
+	/* the socket whose status changes the tests raise */
+	chip->test_sock = &chip->sockets[0];
+	if (do_scan) {
+		for_each_set_bit(irq, &wanted, 16)
+			if (i82365_irq_works(chip, irq))
+				usable |= BIT(irq);
+		tested = usable;
+	}
+	if (!tested) {
+		/* take what nobody else holds; status changes are polled */
+		for_each_set_bit(irq, &wanted, 16)
+			if (i82365_irq_free(chip, irq))
+				usable |= BIT(irq);
+		if (!cs_irq && !chip->poll_jiffies)
+			chip->poll_jiffies = HZ;
+	}
+	chip->card_irqs = usable;
+	dev_info(chip->dev, "ISA IRQs for cards (%s): %*pbl\n",
+		 tested ? "tested" : "untested", 16, &usable);
+}
+
+static irqreturn_t i82365_interrupt(int irq, void *data)
+{
+	struct i82365 *chip = data;
+	bool handled = false;
+	unsigned int round, i;
+
+	/*
+	 * Edge-triggered line shared by the sockets: until every socket has
+	 * nothing latched, the line stays up and gives no new edge.
+	 */
+	for (round = 0; round < I82365_IRQ_ROUNDS; round++) {
+		bool pending = false;
+
+		for (i = 0; i < chip->nr_sockets; i++)
+			if (pcl_exca_handle_csc(&chip->sockets[i].exca))
+				pending = true;
+		if (!pending)
+			return IRQ_RETVAL(handled);
+		handled = true;
+	}
+	dev_warn_ratelimited(chip->dev,
+			     "status changes keep arriving, deferring the rest\n");
+	return IRQ_HANDLED;
+}
+
+static void i82365_poll(struct work_struct *work)
+{
+	struct i82365 *chip = container_of(to_delayed_work(work), struct i82365,
+					   poll);
+	unsigned int i;
+
+	for (i = 0; i < chip->nr_sockets; i++)
+		pcl_exca_handle_csc(&chip->sockets[i].exca);
+	schedule_delayed_work(&chip->poll, chip->poll_jiffies);
+}
+
+/* The status change line, or 0 to poll. */
+static unsigned int i82365_pick_cs_irq(struct i82365 *chip)
+{
+	u16 candidates;
+	int irq;
+
+	if (cs_irq) {
+		if (cs_irq < 0 || cs_irq > 15 || !(chip->card_irqs & BIT(cs_irq))) {
+			dev_warn(chip->dev, "cs_irq %d is not among the usable IRQs\n",
+				 cs_irq);
+			return 0;
+		}
+		return cs_irq;
+	}
+	if (chip->poll_jiffies ||
+	    hweight16(chip->card_irqs) < I82365_MIN_CARD_IRQS + 1)
+		return 0;
+	/* the highest line: cards get the low ones first */
+	candidates = chip->card_irqs & I82365_AUTO_CS_IRQS;
+	for (irq = 15; irq > 0; irq--)
+		if (candidates & BIT(irq))
+			return irq;
+	return 0;
+}
+
+static void i82365_setup_interrupts(struct i82365 *chip)
+{
+	unsigned int irq = i82365_pick_cs_irq(chip);
+	unsigned long lines;
+	int ret;
+
+	if (irq) {
+		ret = request_irq(irq, i82365_interrupt, 0, I82365_NAME, chip);
+		if (ret) {
+			dev_warn(chip->dev, "cannot get IRQ %u: %d\n", irq, ret);
+			irq = 0;
+		}
+	}
+	chip->cs_irq = irq;
+	if (!irq && !chip->poll_jiffies)
+		chip->poll_jiffies = HZ;
+
+	/* the lowest line left, as the core's own choice would be */
+	lines = chip->card_irqs & ~BIT(irq);
+	chip->card_irq = lines ? __ffs(lines) : 0;
+	if (!IS_ENABLED(CONFIG_PCMCIA_PROBE)) {
+		if (chip->card_irq)
+			dev_info(chip->dev, "card interrupts on IRQ %u\n",
+				 chip->card_irq);
+		else
+			dev_warn(chip->dev, "no interrupt left for cards\n");
+	}
+
+	if (irq)
+		dev_info(chip->dev, "status changes on IRQ %u\n", irq);
+	if (chip->poll_jiffies)
+		dev_info(chip->dev, "polling for status changes every %u ms\n",
+			 jiffies_to_msecs(chip->poll_jiffies));
+}
+
+/* --- Setup and teardown --- */
+
+/* Status changes that clear when read, no software card detect. */
+static void i82365_setup_chip(struct i82365 *chip)
+{
+	unsigned int i;
+
+	for (i = 0; i < chip->nr_sockets; i++) {
+		struct pcl_exca *exca = &chip->sockets[i].exca;
+
+		pcl_exca_write(exca, EXCA_GLOBAL_CTL, 0);
+		pcl_exca_write(exca, EXCA_CARD_GENCTL, 0);
+		pcl_exca_quiet(exca);
+	}
+}
+
+static void i82365_init_socket(struct i82365 *chip, struct i82365_socket *sock)
+{
+	struct pcmcia_socket *socket = &sock->exca.socket;
+
+	sock->exca.csc_irq = chip->cs_irq;
+	sock->exca.cycle_ns = cycle_time > 0 ? cycle_time : EXCA_CYCLE_NS;
+
+	socket->owner = THIS_MODULE;
+	socket->dev.parent = chip->dev;
+	socket->resource_ops = &pccard_nonstatic_ops;
+	socket->irq_mask = chip->card_irqs;
+	socket->pci_irq = chip->card_irq;
+	socket->cb_dev = chip->isa_bridge;
+}
+
+static void i82365_teardown(struct i82365 *chip)
+{
+	unsigned int i;
+
+	for (i = 0; i < chip->nr_sockets; i++)
+		pcl_exca_stop_events(&chip->sockets[i].exca);
+	if (chip->poll_jiffies)
+		cancel_delayed_work_sync(&chip->poll);
+	if (chip->cs_irq)
+		synchronize_irq(chip->cs_irq);
+
+	for (i = 0; i < chip->nr_sockets; i++) {
+		struct i82365_socket *sock = &chip->sockets[i];
+
+		if (sock->registered) {
+			/* removes a card that is still there, then the socket */
+			pcmcia_unregister_socket(&sock->exca.socket);
+			sock->registered = false;
+		}
+		/* the core leaves card detection armed on a dead socket */
+		pcl_exca_quiet(&sock->exca);
+	}
+	if (chip->cs_irq)
+		free_irq(chip->cs_irq, chip);
+	pci_dev_put(chip->isa_bridge);
+	chip->isa_bridge = NULL;
+}
+
+static int __init i82365_probe(struct platform_device *pdev)
+{
+	struct i82365 *chip;
+	unsigned int i;
+	int ret;
+
+	chip = devm_kzalloc(&pdev->dev, sizeof(*chip), GFP_KERNEL);
+	if (!chip)
+		return -ENOMEM;
+	chip->dev = &pdev->dev;
+	init_waitqueue_head(&chip->test_wait);
+	INIT_DELAYED_WORK(&chip->poll, i82365_poll);
+	/* an explicit interval polls even with a status change interrupt */
+	if (poll_interval > 0)
+		chip->poll_jiffies = poll_interval;
+	platform_set_drvdata(pdev, chip);
+
+	i82365_probe_port(chip, 0);
+	if (extra_sockets || !chip->nr_sockets)
+		i82365_probe_port(chip, 1);
+	if (!chip->nr_sockets) {
+		dev_info(&pdev->dev, "no controller at %#lx or %#lx\n",
+			 i365_base, i365_base + 2);
+		return -ENODEV;
+	}
+
+	i82365_setup_chip(chip);
+	i82365_scan_irqs(chip);
+	i82365_setup_interrupts(chip);
+	chip->isa_bridge = pci_get_class(PCI_CLASS_BRIDGE_ISA << 8, NULL);
+	if (chip->isa_bridge)
+		dev_info(&pdev->dev, "ISA bus behind PCI %s\n",
+			 pci_name(chip->isa_bridge));
+
+	for (i = 0; i < chip->nr_sockets; i++) {
+		struct i82365_socket *sock = &chip->sockets[i];
+
+		i82365_init_socket(chip, sock);
+		ret = pcl_exca_register(&sock->exca);
+		if (ret) {
+			dev_err(&pdev->dev, "cannot register socket %u: %d\n",
+				sock->nr, ret);
+			i82365_teardown(chip);
+			return ret;
+		}
+		sock->registered = true;
+	}
+	if (chip->poll_jiffies)
+		schedule_delayed_work(&chip->poll, chip->poll_jiffies);
+	return 0;
+}
+
+/*
+ * What PnP firmware calls these controllers: the aliases let udev load
+ * the module on machines that list one (the probe itself goes by ports).
+ */
+static const struct pnp_device_id i82365_pnp_ids[] = {
+	{ .id = "PNP0e00" },	/* Intel 82365-compatible */
+	{ .id = "PNP0e01" },	/* Cirrus Logic CL-PD6720 */
+	{ .id = "PNP0e02" },	/* VLSI VL82C146 */
+	{ }
+};
+MODULE_DEVICE_TABLE(pnp, i82365_pnp_ids);
+
+/*
+ * The device is made with its driver and cannot be unbound on its own
+ * (platform_create_bundle()): teardown is the module's exit.
+ */
+static struct platform_driver i82365_driver = {
+	.driver = {
+		.name	= I82365_NAME,
+	},
+};
+
+static int __init i82365_init(void)
+{
+	i82365_pdev = platform_create_bundle(&i82365_driver, i82365_probe,
+					     NULL, 0, NULL, 0);
+	return PTR_ERR_OR_ZERO(i82365_pdev);
+}
+module_init(i82365_init);
+
+static void __exit i82365_exit(void)
+{
+	i82365_teardown(platform_get_drvdata(i82365_pdev));
+	platform_device_unregister(i82365_pdev);
+	platform_driver_unregister(&i82365_driver);
+}
+module_exit(i82365_exit);
+
+MODULE_DESCRIPTION("Intel 82365SL and compatible ISA to PC Card bridges");
+MODULE_LICENSE("GPL");

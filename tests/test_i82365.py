@@ -1,0 +1,197 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Our i82365 (src/bridges/) on the emulated ISA 82365SL-DF (QEMU's
+isa-i82365 at 0x3e0), with Debian's pata_pcmcia and a CompactFlash card,
+on trixie-backports' 7.x amd64 kernel, which has no i82365 of its own
+(no CONFIG_ISA on amd64): the module makes its own platform device.
+
+One guest boot.  The module is loaded first with its interrupts given
+(irq_list, cs_irq): status changes on one ISA line, card interrupts on
+another, both checked in /proc/interrupts; then reloaded in polling mode
+(poll_interval, no cs_irq), where insertion and removal must still be
+seen.  Every card is backed by a host image of deterministic random
+bytes whose sha256 the guest must read back.
+
+The ISA lines: QEMU's pc machine drives 3 and 4 (the two serial ports),
+1 and 12 (i8042), 6 (floppy controller), 8 (RTC), 9 (ACPI), 10 and 11
+(PCI) and 14 and 15 (IDE), so of the chip's lines (3-5, 7, 9-12, 14, 15)
+5 and 7 are those nothing else drives.  Cards get 5 (level-triggered in
+the guest: QEMU's ACPI tables declare 5 a PCI line), status changes 7
+(edge-triggered).
+"""
+
+import re
+
+import pclkernels as pk
+import pytest
+from cfrig import CfRig, qemu_args, vermagic_release
+from pclguest import Guest
+
+KERNEL, MATRIX_NAME = "7.3", "trixie-bpo"
+MODULE = "i82365"
+PRELOAD = ["sd_mod", "pata_pcmcia"]
+CARD_IRQ, CS_IRQ = 5, 7
+IRQ_PARAMS = "irq_list=%d,%d cs_irq=%d" % (CARD_IRQ, CS_IRQ, CS_IRQ)
+POLL_JIFFIES = 25
+POLL_PARAMS = "irq_list=%d poll_interval=%d" % (CARD_IRQ, POLL_JIFFIES)
+CARD_DRIVER = "pata_pcmcia"     # its handlers in /proc/interrupts: pata_pcmcia[0.0]
+
+
+class Rig(CfRig):
+    """The CompactFlash rig with our ISA bridge module."""
+
+    def __init__(self, guest, images, ko_release):
+        super().__init__(guest, images)
+        self.ko_release = ko_release
+        self.params = None
+        self.log_mark = 0
+
+    def load(self, params):
+        """Load the module with these parameters (unloading it first if
+        it runs with others)."""
+        if self.params == params:
+            return
+        if self.params is not None:
+            self.unload()
+        self.log_mark = len(self.g.dmesg().splitlines())
+        self.g.check("pcl-insmod %s %s && pcl-socket-startup" % (MODULE, params))
+        self.params = params
+
+    def load_log(self):
+        """The kernel log since the module was last loaded."""
+        return "\n".join(self.g.dmesg().splitlines()[self.log_mark:])
+
+    def ensure(self, slot, present):
+        # any test may run alone (pytest -k): then it brings the driver
+        if self.params is None:
+            self.load(IRQ_PARAMS)
+        super().ensure(slot, present)
+
+    def unload(self):
+        self.g.check("rmmod %s" % MODULE)
+        self.params = None
+        assert self.g.check("ls /sys/class/pcmcia_socket 2>/dev/null; true").split() == [], \
+            "sockets left after rmmod"
+
+    def interrupts(self):
+        """{ISA line: (count over all CPUs, [handler names])}"""
+        lines = {}
+        for line in self.g.check("cat /proc/interrupts").splitlines()[1:]:
+            m = re.match(r"\s*(\d+):((?:\s+\d+)+)\s+\S+\s+\S+\s+(.*)$", line)
+            if m and int(m.group(1)) < 16:
+                names = [n.strip() for n in m.group(3).split(",")]
+                lines[int(m.group(1))] = (sum(int(c) for c in m.group(2).split()), names)
+        return lines
+
+    def count(self, irq):
+        return self.interrupts().get(irq, (0, []))[0]
+
+    def assert_card_irqs(self, want_line):
+        """Every card's handler is on want_line, and only there."""
+        irqs = self.interrupts()
+        cards = sorted(irq for irq, (_, names) in irqs.items()
+                       for n in names if n.split("[")[0] == CARD_DRIVER)
+        present = sum(1 for slot in (0, 1) if self.inserted[slot])
+        assert cards == [want_line] * present, \
+            "card interrupt handlers on ISA lines %s, want %d for each of %d cards:\n%s" % (
+                cards, want_line, present, self.g.check("cat /proc/interrupts"))
+        assert self.count(want_line) > 0, "no interrupt on ISA line %d" % want_line
+
+    def eject_insert(self, slot):
+        """A fast surprise eject (no STOP UNIT to the vanished disk), then
+        the card back in and read back."""
+        self.quiet_disk(slot)
+        self.eject(slot)
+        assert self.disk(slot) is None
+        self.insert(slot)
+        self.assert_reads_back(slot)
+
+
+@pytest.fixture(scope="module")
+def rig(tmp_path_factory):
+    with pk.rolling_tolerance(MATRIX_NAME):
+        tmp = tmp_path_factory.mktemp("cf-images-i82365")
+        ko = pk.our_modules(MATRIX_NAME, [MODULE], tmp)[0]
+        images, args = qemu_args(tmp, bridge="isa-i82365")
+        guest = Guest("i82365-" + KERNEL, kernel=KERNEL, modules=PRELOAD,
+                      load=PRELOAD, extra_ko=[ko], qemu_args=args)
+        guest.start()
+    try:
+        yield Rig(guest, images, vermagic_release(ko))
+    finally:
+        guest.stop()
+
+
+def test_ours_finds_the_chip_and_the_card(rig):
+    g = rig.g
+    assert g.check("uname -r").strip() == rig.ko_release, \
+        "the module was built for another kernel than the guest runs"
+    assert g.run("[ -d /sys/module/%s ]" % MODULE)[1] != 0
+    rig.load(IRQ_PARAMS)
+    assert "O" in g.check("cat /sys/module/%s/taint" % MODULE), \
+        "the bridge is not driven by our out-of-tree module"
+    assert g.check("ls /sys/class/pcmcia_socket").split() == \
+        ["pcmcia_socket0", "pcmcia_socket1"]
+    for n in (0, 1):
+        parent = g.check("readlink -f /sys/class/pcmcia_socket/pcmcia_socket%d/device" % n)
+        assert parent.strip() == "/sys/devices/platform/%s" % MODULE, parent
+    log = rig.load_log()
+    assert "socket 0: 82365SL DF at 0x3e0, index 0x00" in log, log
+    assert "socket 1: 82365SL DF at 0x3e0, index 0x40" in log, log
+    # the chip raised both lines when tested, and 7 is the status line
+    assert "ISA IRQs for cards (tested): %d,%d" % (CARD_IRQ, CS_IRQ) in log, log
+    assert "status changes on IRQ %d" % CS_IRQ in log, log
+    assert "polling for status changes" not in log, log
+    assert rig.interrupts()[CS_IRQ][1] == [MODULE]
+    rig.assert_reads_back(0)
+    rig.assert_card_irqs(CARD_IRQ)
+    g.assert_clean_kernel_log()
+
+
+def test_status_change_interrupt_on_cs_irq(rig):
+    """Insertion and removal are seen through the status change line
+    alone: with an interrupt and no poll_interval the driver never polls."""
+    rig.load(IRQ_PARAMS)
+    rig.ensure(1, False)
+    before = rig.count(CS_IRQ)
+    rig.insert(1)
+    rig.assert_reads_back(1)
+    assert rig.count(CS_IRQ) > before, "no status change interrupt on insertion"
+    before = rig.count(CS_IRQ)
+    rig.eject_insert(1)
+    assert rig.count(CS_IRQ) >= before + 2, \
+        "eject and insertion gave %d status change interrupts" % (rig.count(CS_IRQ) - before)
+    rig.assert_card_irqs(CARD_IRQ)
+    rig.g.assert_clean_kernel_log()
+
+
+def test_both_sockets_at_once(rig):
+    rig.load(IRQ_PARAMS)
+    rig.ensure(0, True)
+    rig.ensure(1, True)
+    disks = {slot: rig.wait_disk(slot) for slot in (0, 1)}
+    assert disks[0] != disks[1]
+    # both cards' IREQ# on one line: the chip ORs them
+    before = rig.count(CARD_IRQ)
+    rig.g.check("sha256sum /dev/%s >/dev/null & sha256sum /dev/%s >/dev/null; wait"
+                % (disks[0], disks[1]), timeout=300)
+    assert rig.count(CARD_IRQ) > before
+    for slot in (0, 1):
+        rig.assert_reads_back(slot)
+    rig.assert_card_irqs(CARD_IRQ)
+    rig.g.assert_clean_kernel_log()
+
+
+def test_polling_mode(rig):
+    rig.ensure(0, True)
+    rig.ensure(1, True)
+    rig.load(POLL_PARAMS)
+    log = rig.load_log()
+    assert "polling for status changes every" in log, log
+    assert "status changes on IRQ" not in log, log
+    assert all(MODULE not in names for _, names in rig.interrupts().values()), \
+        rig.g.check("cat /proc/interrupts")
+    for slot in (0, 1):
+        rig.assert_reads_back(slot)
+    rig.eject_insert(1)
+    rig.assert_card_irqs(CARD_IRQ)
+    rig.g.assert_clean_kernel_log()
