@@ -6,6 +6,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/device.h>
+#include <linux/interrupt.h>
 #include <linux/ioport.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -412,6 +413,42 @@ bool pcl_exca_handle_csc(struct pcl_exca *exca)
 	if (events && READ_ONCE(exca->live))
 		pcmcia_parse_events(&exca->socket, events);
 	return true;
+}
+
+/* rounds of status change reads per interrupt before giving up */
+#define EXCA_LINE_ROUNDS	16
+
+void pcl_exca_line_add(struct pcl_exca_line *line, struct pcl_exca *exca)
+{
+	if (!WARN_ON(line->nr_sockets >= PCL_EXCA_LINE_SOCKETS))
+		line->sockets[line->nr_sockets++] = exca;
+}
+
+/*
+ * Read every socket until none has a change latched: on a shared PCI
+ * line that tells the kernel whether the interrupt was ours, and on an
+ * edge-triggered ISA line a change left latched would keep the line up
+ * and so never give another edge.
+ */
+irqreturn_t pcl_exca_line_irq(int irq, void *data)
+{
+	struct pcl_exca_line *line = data;
+	bool handled = false;
+	unsigned int round, i;
+
+	for (round = 0; round < EXCA_LINE_ROUNDS; round++) {
+		bool pending = false;
+
+		for (i = 0; i < line->nr_sockets; i++)
+			if (pcl_exca_handle_csc(line->sockets[i]))
+				pending = true;
+		if (!pending)
+			return IRQ_RETVAL(handled);
+		handled = true;
+	}
+	dev_warn_ratelimited(line->dev,
+			     "status changes keep arriving, deferring the rest\n");
+	return IRQ_HANDLED;
 }
 
 /*

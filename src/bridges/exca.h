@@ -17,6 +17,7 @@
 #define PCL_EXCA_H
 
 #include <linux/bits.h>
+#include <linux/interrupt.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <pcmcia/ss.h>
@@ -170,5 +171,21 @@ bool pcl_exca_handle_csc(struct pcl_exca *exca);
 
 int pcl_exca_register(struct pcl_exca *exca);
 void pcl_exca_stop_events(struct pcl_exca *exca);
+
+#define PCL_EXCA_LINE_SOCKETS	8
+
+/*
+ * The sockets of one controller whose status changes share an interrupt
+ * line (or a poll).  Request the line with pcl_exca_line_irq() as the
+ * handler and the pcl_exca_line as its dev_id.
+ */
+struct pcl_exca_line {
+	struct device *dev;		/* the controller, for messages */
+	unsigned int nr_sockets;
+	struct pcl_exca *sockets[PCL_EXCA_LINE_SOCKETS];
+};
+
+void pcl_exca_line_add(struct pcl_exca_line *line, struct pcl_exca *exca);
+irqreturn_t pcl_exca_line_irq(int irq, void *data);
 
 #endif /* PCL_EXCA_H */

@@ -34,8 +34,7 @@
 #define I82092_SOCKET_STRIDE	0x40
 
 #define I82092_MAX_SOCKETS	4
-/* rounds of status-change reads per interrupt before giving up */
-#define I82092_IRQ_ROUNDS	16
+static_assert(I82092_MAX_SOCKETS <= PCL_EXCA_LINE_SOCKETS);
 
 struct i82092;
 
@@ -52,6 +51,7 @@ struct i82092 {
 	spinlock_t index_lock;		/* the index/data port pair */
 	unsigned int nr_sockets;
 	struct i82092_socket sockets[I82092_MAX_SOCKETS];
+	struct pcl_exca_line line;	/* all sockets, on the PCI interrupt */
 };
 
 static struct i82092_socket *to_i82092_socket(struct pcl_exca *exca)
@@ -104,28 +104,6 @@ static const struct pcl_exca_bus i82092_bus = {
 	.write		= i82092_write,
 	.mem_bus_range	= i82092_mem_bus_range,
 };
-
-static irqreturn_t i82092_interrupt(int irq, void *data)
-{
-	struct i82092 *chip = data;
-	bool handled = false;
-	unsigned int round, i;
-
-	/* shared line: keep reading until no socket has a change latched */
-	for (round = 0; round < I82092_IRQ_ROUNDS; round++) {
-		bool pending = false;
-
-		for (i = 0; i < chip->nr_sockets; i++)
-			if (pcl_exca_handle_csc(&chip->sockets[i].exca))
-				pending = true;
-		if (!pending)
-			return IRQ_RETVAL(handled);
-		handled = true;
-	}
-	dev_warn_ratelimited(&chip->pdev->dev,
-			     "status changes keep arriving, deferring the rest\n");
-	return IRQ_HANDLED;
-}
 
 static int i82092_count_sockets(struct i82092 *chip)
 {
@@ -181,6 +159,7 @@ static void i82092_init_socket(struct i82092 *chip, unsigned int nr)
 	sock->chip = chip;
 	sock->nr = nr;
 	pcl_exca_setup(&sock->exca, &i82092_bus, PCL_EXCA_IRQ_ROUTED);
+	pcl_exca_line_add(&chip->line, &sock->exca);
 
 	socket->owner = THIS_MODULE;
 	socket->dev.parent = &chip->pdev->dev;
@@ -220,6 +199,7 @@ static int i82092_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!chip)
 		return -ENOMEM;
 	chip->pdev = pdev;
+	chip->line.dev = &pdev->dev;
 	spin_lock_init(&chip->index_lock);
 	pci_set_drvdata(pdev, chip);
 
@@ -261,8 +241,8 @@ static int i82092_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	for (i = 0; i < chip->nr_sockets; i++)
 		pcl_exca_quiet(&chip->sockets[i].exca);
 
-	ret = request_irq(pdev->irq, i82092_interrupt, IRQF_SHARED,
-			  I82092_NAME, chip);
+	ret = request_irq(pdev->irq, pcl_exca_line_irq, IRQF_SHARED,
+			  I82092_NAME, &chip->line);
 	if (ret) {
 		dev_err(&pdev->dev, "cannot get interrupt %u: %d\n", pdev->irq,
 			ret);
@@ -287,7 +267,7 @@ static int i82092_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 err_sockets:
 	i82092_unregister_sockets(chip);
-	free_irq(pdev->irq, chip);
+	free_irq(pdev->irq, &chip->line);
 err_unmap:
 	pci_iounmap(pdev, chip->regs);
 err_release:
@@ -306,7 +286,7 @@ static void i82092_remove(struct pci_dev *pdev)
 	/* the core leaves card detection armed on a dead socket */
 	for (i = 0; i < chip->nr_sockets; i++)
 		pcl_exca_quiet(&chip->sockets[i].exca);
-	free_irq(pdev->irq, chip);
+	free_irq(pdev->irq, &chip->line);
 	pci_iounmap(pdev, chip->regs);
 	pci_release_region(pdev, 0);
 	pci_disable_device(pdev);

@@ -54,6 +54,7 @@
 #define I82365_NR_PORTS		2	/* i365_base and i365_base + 2 */
 #define I82365_PORT_SOCKETS	4	/* two chips on one port pair */
 #define I82365_MAX_SOCKETS	(I82365_NR_PORTS * I82365_PORT_SOCKETS)
+static_assert(I82365_MAX_SOCKETS <= PCL_EXCA_LINE_SOCKETS);
 #define I82365_SOCKET_STRIDE	0x40
 
 /* EXCA_IDREV */
@@ -69,8 +70,6 @@
 /* status changes get a line of their own only if two stay for cards */
 #define I82365_MIN_CARD_IRQS	2
 
-/* rounds of status-change reads per interrupt before giving up */
-#define I82365_IRQ_ROUNDS	16
 /* interrupt test: quiet time before, wait for the interrupt, time after */
 #define I82365_TEST_QUIET_MS	10
 #define I82365_TEST_WAIT_MS	50
@@ -137,6 +136,7 @@ struct i82365 {
 	struct i82365_port ports[I82365_NR_PORTS];
 	unsigned int nr_sockets;
 	struct i82365_socket sockets[I82365_MAX_SOCKETS];
+	struct pcl_exca_line line;	/* all sockets, on cs_irq or polled */
 
 	u16 card_irqs;			/* ISA lines offered to cards */
 	unsigned int card_irq;		/* the line all cards share, or 0 */
@@ -267,6 +267,7 @@ static void i82365_add_socket(struct i82365 *chip, struct i82365_port *port,
 	dev_info(chip->dev, "socket %u: %s at %#lx, index 0x%02x\n", nr,
 		 i82365_model(id), port->base, sock->index);
 	chip->nr_sockets++;
+	pcl_exca_line_add(&chip->line, &sock->exca);
 }
 
 static void i82365_probe_port(struct i82365 *chip, unsigned int p)
@@ -391,39 +392,13 @@ static void i82365_scan_irqs(struct i82365 *chip)
 		 tested ? "tested" : "untested", 16, &usable);
 }
 
-static irqreturn_t i82365_interrupt(int irq, void *data)
-{
-	struct i82365 *chip = data;
-	bool handled = false;
-	unsigned int round, i;
-
-	/*
-	 * Edge-triggered line shared by the sockets: until every socket has
-	 * nothing latched, the line stays up and gives no new edge.
-	 */
-	for (round = 0; round < I82365_IRQ_ROUNDS; round++) {
-		bool pending = false;
-
-		for (i = 0; i < chip->nr_sockets; i++)
-			if (pcl_exca_handle_csc(&chip->sockets[i].exca))
-				pending = true;
-		if (!pending)
-			return IRQ_RETVAL(handled);
-		handled = true;
-	}
-	dev_warn_ratelimited(chip->dev,
-			     "status changes keep arriving, deferring the rest\n");
-	return IRQ_HANDLED;
-}
-
 static void i82365_poll(struct work_struct *work)
 {
 	struct i82365 *chip = container_of(to_delayed_work(work), struct i82365,
 					   poll);
-	unsigned int i;
 
-	for (i = 0; i < chip->nr_sockets; i++)
-		pcl_exca_handle_csc(&chip->sockets[i].exca);
+	/* the reads an interrupt would make */
+	pcl_exca_line_irq(0, &chip->line);
 	schedule_delayed_work(&chip->poll, chip->poll_jiffies);
 }
 
@@ -459,7 +434,8 @@ static void i82365_setup_interrupts(struct i82365 *chip)
 	int ret;
 
 	if (irq) {
-		ret = request_irq(irq, i82365_interrupt, 0, I82365_NAME, chip);
+		ret = request_irq(irq, pcl_exca_line_irq, 0, I82365_NAME,
+				  &chip->line);
 		if (ret) {
 			dev_warn(chip->dev, "cannot get IRQ %u: %d\n", irq, ret);
 			irq = 0;
@@ -541,7 +517,7 @@ static void i82365_teardown(struct i82365 *chip)
 		pcl_exca_quiet(&sock->exca);
 	}
 	if (chip->cs_irq)
-		free_irq(chip->cs_irq, chip);
+		free_irq(chip->cs_irq, &chip->line);
 	pci_dev_put(chip->isa_bridge);
 	chip->isa_bridge = NULL;
 }
@@ -556,6 +532,7 @@ static int __init i82365_probe(struct platform_device *pdev)
 	if (!chip)
 		return -ENOMEM;
 	chip->dev = &pdev->dev;
+	chip->line.dev = &pdev->dev;
 	init_waitqueue_head(&chip->test_wait);
 	INIT_DELAYED_WORK(&chip->poll, i82365_poll);
 	/* an explicit interval polls even with a status change interrupt */
