@@ -19,14 +19,14 @@ import re
 import statistics
 import sys
 import tempfile
-import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "tests"))
 sys.path.insert(0, os.path.join(TOP, "vm", "guest"))
 
 from pclguest import Guest, make_image  # noqa: E402
-from test_i82092 import BRIDGE, MODULE, PRELOAD, build_module  # noqa: E402
+from cfrig import BRIDGE, PRELOAD  # noqa: E402
+from test_i82092 import MODULE, build_module  # noqa: E402
 
 ROUNDS = int(os.environ.get("PCL_BENCH_ROUNDS", "5"))
 IMAGE_SIZE = 16 << 20

@@ -5,8 +5,10 @@ CompactFlash cards in its slots, as the bridge tests drive it
 test_i82365.py with ours): QEMU arguments, insertion and surprise eject
 over QMP, and what the guest makes of the cards."""
 
+import contextlib
+
 import pclkernels as pk
-from pclguest import make_image
+from pclguest import Guest, make_image
 
 IMAGE_SIZE = 4 << 20
 BRIDGE = "pcc"                  # -device i82092,id=pcc: slots pcc.0, pcc.1
@@ -19,6 +21,8 @@ DISK_TIMEOUT = 60               # seconds from insertion to the block device
 # hardware, whose bus floats the same way, behaves alike.  quiet_disk()
 # avoids the STOP UNIT (about 5 s per eject then).
 REMOVE_TIMEOUT = 180
+# the card's disk drivers, loaded before the bridge driver brings a card
+PRELOAD = ["sd_mod", "pata_pcmcia"]
 
 
 def qemu_args(tmp, bridge="i82092"):
@@ -44,13 +48,32 @@ def vermagic_release(ko):
     return out.split()[0]
 
 
+@contextlib.contextmanager
+def bridge_guest(rig_class, name, kernel, matrix_name, module, tmp,
+                 bridge="i82092"):
+    """A guest on `kernel` with the rig behind `bridge` and our `module`
+    (built for matrix_name into tmp) in its initramfs, not yet loaded:
+    yields rig_class(guest, images, the module's kernel release)."""
+    with pk.rolling_tolerance(matrix_name):
+        ko = pk.our_modules(matrix_name, [module], tmp)[0]
+        images, args = qemu_args(tmp, bridge=bridge)
+        guest = Guest(name, kernel=kernel, modules=PRELOAD, load=PRELOAD,
+                      extra_ko=[ko], qemu_args=args)
+        guest.start()
+    try:
+        yield rig_class(guest, images, vermagic_release(ko))
+    finally:
+        guest.stop()
+
+
 class CfRig:
     """The guest, its two slots and what is in them."""
 
-    def __init__(self, guest, images):
+    def __init__(self, guest, images, ko_release=None):
         self.g = guest
         self.images = images            # slot -> (node name, sha256)
         self.inserted = {0: True, 1: False}
+        self.ko_release = ko_release    # our bridge module's kernel, if any
 
     @staticmethod
     def card_id(slot):

@@ -25,8 +25,7 @@ import time
 import pytest
 
 import pclkernels as pk
-from cfrig import BRIDGE, REMOVE_TIMEOUT, CfRig, qemu_args, vermagic_release
-from pclguest import Guest
+from cfrig import REMOVE_TIMEOUT, CfRig, bridge_guest
 
 SOAK = os.environ.get("PCL_STRESS") == "soak"
 # (guest kernel, kernels.matrix line whose headers build the module).
@@ -35,9 +34,6 @@ SOAK = os.environ.get("PCL_STRESS") == "soak"
 KERNELS = ([("6.1", "bookworm-6.1"), ("6.12", "bookworm-6.12")] if SOAK
            else []) + [("7.3", "trixie-bpo")]
 MODULE = "i82092"
-# Card and disk drivers first, so that they are there when a card appears
-# (pcl-insmod brings the PC Card core modules that ours needs).
-PRELOAD = ["sd_mod", "pata_pcmcia"]
 # parallel test runs: one worker per guest kernel (tests/conftest.py)
 XDIST_SPLIT = "rig"
 EJECT_CYCLES = int(os.environ.get("PCL_I82092_EJECTS", 200 if SOAK else 20))
@@ -56,9 +52,11 @@ def build_module(matrix_name, out=None):
 class Rig(CfRig):
     """The CompactFlash rig with our bridge module."""
 
-    def __init__(self, guest, images, ko_release):
-        super().__init__(guest, images)
-        self.ko_release = ko_release
+    # cycles of the stress tests; a test file that runs these tests on
+    # another kernel (test_debug_kernel.py) may choose its own
+    eject_cycles = EJECT_CYCLES
+    read_eject_cycles = READ_EJECT_CYCLES
+    reload_cycles = RELOAD_CYCLES
 
     def load(self):
         self.g.check("pcl-insmod %s && pcl-socket-startup" % MODULE)
@@ -76,17 +74,9 @@ class Rig(CfRig):
 @pytest.fixture(scope="module", params=KERNELS, ids=[k for k, _ in KERNELS])
 def rig(request, tmp_path_factory):
     kernel, matrix_name = request.param
-    with pk.rolling_tolerance(matrix_name):
-        tmp = tmp_path_factory.mktemp("cf-images-" + kernel)
-        ko = build_module(matrix_name, out=tmp)
-        images, args = qemu_args(tmp)
-        guest = Guest("i82092-" + kernel, kernel=kernel, modules=PRELOAD,
-                      load=PRELOAD, extra_ko=[ko], qemu_args=args)
-        guest.start()
-    try:
-        yield Rig(guest, images, vermagic_release(ko))
-    finally:
-        guest.stop()
+    with bridge_guest(Rig, "i82092-" + kernel, kernel, matrix_name, MODULE,
+                      tmp_path_factory.mktemp("cf-images-" + kernel)) as r:
+        yield r
 
 
 def test_ours_drives_the_bridge(rig):
@@ -179,7 +169,7 @@ def test_eject_insert_cycles(rig):
     """Card removal and insertion through our driver, over and over; the
     disk must come back each time."""
     rig.ensure(1, True)
-    for n in range(EJECT_CYCLES):
+    for n in range(rig.eject_cycles):
         rig.quiet_disk(1)
         rig.eject(1)
         assert rig.disk(1) is None, "cycle %d: the disk outlived its card" % n
@@ -190,7 +180,7 @@ def test_eject_insert_cycles(rig):
 
 def test_eject_insert_cycles_during_reads(rig):
     rig.ensure(1, True)
-    for n in range(READ_EJECT_CYCLES):
+    for n in range(rig.read_eject_cycles):
         disk = rig.quiet_disk(1, timeout=2)
         rig.g.check("(while dd if=/dev/%s of=/dev/null bs=4k 2>/dev/null; "
                     "do :; done) >/dev/null 2>&1 &" % disk)
@@ -206,7 +196,7 @@ def test_eject_insert_cycles_during_reads(rig):
 def test_unload_reload_with_cards_present(rig):
     rig.ensure(0, True)
     rig.ensure(1, True)
-    for n in range(RELOAD_CYCLES):
+    for n in range(rig.reload_cycles):
         for slot in (0, 1):
             rig.wait_disk(slot)
         rig.g.check("rmmod %s" % MODULE)

@@ -2,9 +2,11 @@
 """Our i82365 (src/bridges/) on the emulated ISA 82365SL-DF (QEMU's
 isa-i82365 at 0x3e0), with Debian's pata_pcmcia and a CompactFlash card,
 on trixie-backports' 7.x amd64 kernel, which has no i82365 of its own
-(no CONFIG_ISA on amd64): the module makes its own platform device.
+(no CONFIG_ISA on amd64): the module makes its own platform device; and
+on our self-built 32-bit 7.x (kernels.matrix line i686), the kernel of
+the laptops these bridges are in.
 
-One guest boot.  The module is loaded first with its interrupts given
+One guest boot per kernel.  The module is loaded first with its interrupts given
 (irq_list, cs_irq): status changes on one ISA line, card interrupts on
 another, both checked in /proc/interrupts; then reloaded in polling mode
 (poll_interval, no cs_irq), where insertion and removal must still be
@@ -21,14 +23,15 @@ the guest: QEMU's ACPI tables declare 5 a PCI line), status changes 7
 
 import re
 
-import pclkernels as pk
 import pytest
-from cfrig import CfRig, qemu_args, vermagic_release
-from pclguest import Guest
+from cfrig import CfRig, bridge_guest
 
-KERNEL, MATRIX_NAME = "7.3", "trixie-bpo"
+# (guest kernel, kernels.matrix line): trixie-backports' amd64 7.x, and our
+# own 32-bit 7.x (vm/kernels/i686.config), which has the ISA bus
+KERNELS = [("7.3", "trixie-bpo"), ("i686", "i686")]
+# parallel test workers (tests/conftest.py): one guest kernel each
+XDIST_SPLIT = "rig"
 MODULE = "i82365"
-PRELOAD = ["sd_mod", "pata_pcmcia"]
 CARD_IRQ, CS_IRQ = 5, 7
 IRQ_PARAMS = "irq_list=%d,%d cs_irq=%d" % (CARD_IRQ, CS_IRQ, CS_IRQ)
 POLL_JIFFIES = 25
@@ -40,8 +43,7 @@ class Rig(CfRig):
     """The CompactFlash rig with our ISA bridge module."""
 
     def __init__(self, guest, images, ko_release):
-        super().__init__(guest, images)
-        self.ko_release = ko_release
+        super().__init__(guest, images, ko_release)
         self.params = None
         self.log_mark = 0
 
@@ -106,19 +108,13 @@ class Rig(CfRig):
         self.assert_reads_back(slot)
 
 
-@pytest.fixture(scope="module")
-def rig(tmp_path_factory):
-    with pk.rolling_tolerance(MATRIX_NAME):
-        tmp = tmp_path_factory.mktemp("cf-images-i82365")
-        ko = pk.our_modules(MATRIX_NAME, [MODULE], tmp)[0]
-        images, args = qemu_args(tmp, bridge="isa-i82365")
-        guest = Guest("i82365-" + KERNEL, kernel=KERNEL, modules=PRELOAD,
-                      load=PRELOAD, extra_ko=[ko], qemu_args=args)
-        guest.start()
-    try:
-        yield Rig(guest, images, vermagic_release(ko))
-    finally:
-        guest.stop()
+@pytest.fixture(scope="module", params=KERNELS, ids=[k for k, _ in KERNELS])
+def rig(request, tmp_path_factory):
+    kernel, matrix_name = request.param
+    with bridge_guest(Rig, "i82365-" + kernel, kernel, matrix_name, MODULE,
+                      tmp_path_factory.mktemp("cf-images-i82365-" + kernel),
+                      bridge="isa-i82365") as r:
+        yield r
 
 
 def test_ours_finds_the_chip_and_the_card(rig):
