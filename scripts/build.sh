@@ -151,6 +151,7 @@ build_drivers()
 		echo "# drivers: $list"
 	} >"$log"
 	kernel_run make -C "$bdir" KERNELDIR="$KDIR" PCL_MODULES="${list// /,}" \
+		${KMAKE_ARCH:+ARCH="$KMAKE_ARCH"} \
 		W=1 -j"${PCL_JOBS:-2}" >>"$log" 2>&1 || rc=$?
 	BUILT=""
 	for m in $list; do

@@ -4,6 +4,7 @@
 # of a kernel release.  Source it after lib.sh, apt-suite.sh and chroot.sh.
 
 PCL_MATRIX=${PCL_MATRIX:-$PCL_TOP/kernels.matrix}
+. "$PCL_TOP/scripts/selfkernel.sh"
 # What a build chroot needs besides the headers (which bring the compiler
 # and kbuild): make, binutils (trixie's compiler package does not pull in
 # the assembler), and perl for the kernel-doc check of W=1 (up to 6.x).
@@ -23,11 +24,12 @@ matrix_line()
 	matrix_lines | awk -v n="$1" '$1 == n'
 }
 
-# headers_resolve SUITE REGEX: the newest installable package matching.
+# headers_resolve SUITE REGEX [PREFIX]: the newest installable package
+# matching REGEX among those named PREFIX* (default linux-headers-).
 # Remembered until the suite's package lists are next refreshed.
 headers_resolve()
 {
-	local suite=$1 regex=$2 pkg dir memo
+	local suite=$1 regex=$2 prefix=${3:-linux-headers-} pkg dir memo
 	dir=$(_suite_apt_dir "$suite")
 	memo=$dir/resolved/$(printf '%s' "$regex" | md5sum | cut -c1-16)
 	if [ -s "$memo" ] && [ "$memo" -nt "$dir/state/updated" ] &&
@@ -35,7 +37,7 @@ headers_resolve()
 		cat "$memo"
 		return 0
 	fi
-	for pkg in $(suite_apt "$suite" apt-cache pkgnames linux-headers- |
+	for pkg in $(suite_apt "$suite" apt-cache pkgnames "$prefix" |
 		grep -E "^($regex)\$" | sort -rV); do
 		# pkgnames also lists names that have no candidate any more.
 		if suite_apt "$suite" apt-cache policy "$pkg" |
@@ -51,13 +53,19 @@ headers_resolve()
 
 # kernel_prepare NAME: resolve NAME's headers, make sure its chroot has
 # them, and set KNAME KSUITE KARCH KFLAGS KPKG KVER KROOT KDIR (KDIR is the
-# build tree as seen inside KROOT).
+# build tree as seen inside KROOT) and KMAKE_ARCH (ARCH= for kbuild, or
+# empty: the tree's own).
 kernel_prepare()
 {
 	local line regex
 	line=$(matrix_line "$1")
 	[ -n "$line" ] || die "no kernel named '$1' in $PCL_MATRIX"
 	read -r KNAME KSUITE KARCH KFLAGS regex <<<"$line"
+	KMAKE_ARCH=""
+	if [[ ,$KFLAGS, == *,self,* ]]; then
+		_kernel_prepare_self
+		return
+	fi
 	KPKG=$(headers_resolve "$KSUITE" "$regex") || {
 		printf 'error: no package in %s matches %s\n' "$KSUITE" "$regex" >&2
 		return 1
@@ -76,6 +84,20 @@ kernel_prepare()
 		printf 'error: %s installed but %s has no Makefile in %s\n' "$KPKG" "$KDIR" "$KROOT" >&2
 		return 1
 	}
+}
+
+# _kernel_prepare_self: a self-built line (scripts/selfkernel.sh), built
+# now unless cached; its kbuild tree is in the cache, which kernel_run
+# shows inside the suite's amd64 chroot.
+_kernel_prepare_self()
+{
+	selfkernel_resolve "$KNAME" || return 1
+	selfkernel_build || return 1
+	KPKG=$SK_PKG
+	KVER=$(cat "$SK_DIR/guest/release")
+	KARCH=amd64 KMAKE_ARCH=$SK_KARCH
+	KROOT=$(chroot_dir "$KSUITE" "$KARCH")
+	KDIR=$SK_DIR/build
 }
 
 # host_runs_i386: whether this machine's kernel runs 32-bit x86 programs
@@ -204,6 +226,14 @@ kernel_locate()
 	done
 	local known=""
 	while read -r name suite arch flags regex; do
+		if [[ ,$flags, == *,self,* ]]; then
+			selfkernel_resolve "$name" || continue
+			if [ "$(cat "$SK_DIR/guest/release" 2>/dev/null)" = "$kver" ]; then
+				kernel_prepare "$name"
+				return
+			fi
+			continue
+		fi
 		pkg=$(headers_resolve "$suite" "$regex") || continue
 		if [ "$pkg" = "linux-headers-$kver" ]; then
 			kernel_prepare "$name"
@@ -222,8 +252,11 @@ kernel_locate()
 kernel_run()
 {
 	if [ -n "$KROOT" ]; then
+		local binds=(--bind "$PCL_CACHE/build:$PCL_CACHE/build")
 		mkdir -p "$PCL_CACHE/build"
-		chroot_run "$KROOT" --bind "$PCL_CACHE/build:$PCL_CACHE/build" "$@"
+		# a self-built kernel's tree is in the cache too
+		[[ $KDIR != "$PCL_SELFBUILT"/* ]] || binds+=(--bind "$PCL_SELFBUILT:$PCL_SELFBUILT")
+		chroot_run "$KROOT" "${binds[@]}" "$@"
 	else
 		"$@"
 	fi

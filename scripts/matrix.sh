@@ -66,7 +66,7 @@ while read -r name suite arch flags regex; do
 		[ "$KWARN" -eq 0 ] || notes+=("$name: $KWARN warning(s) inside the kernel's headers (not fatal); log: $logf")
 	fi
 	if [ $failed -eq 1 ]; then
-		if [ "$flags" = rolling ] && [ "${PCL_ROLLING_SOFT:-}" = 1 ]; then
+		if [[ ,$flags, == *,rolling,* ]] && [ "${PCL_ROLLING_SOFT:-}" = 1 ]; then
 			soft_fail=$((soft_fail + 1))
 			line+="  (rolling: not fatal)"
 		else

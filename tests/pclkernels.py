@@ -15,8 +15,13 @@ import subprocess
 
 import pytest
 
+import pclguest
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPTS = os.path.join(TOP, "scripts")
+CACHE = os.environ.get("PCMCIA_LEGACY_CACHE") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+    "pcmcia-legacy")
 LIBS = ("lib.sh", "apt-suite.sh", "chroot.sh", "kernels.sh", "build.sh")
 
 
@@ -44,8 +49,10 @@ def matrix():
             line = line.split("#", 1)[0].split()
             if line:
                 name, suite, arch, flags, regex = line
+                flags = flags.split(",")
                 rows.append(dict(name=name, suite=suite, arch=arch,
-                                 rolling=flags == "rolling", regex=regex))
+                                 rolling="rolling" in flags,
+                                 self_built="self" in flags, regex=regex))
     return rows
 
 
@@ -78,6 +85,7 @@ def our_modules(matrix_name, names, dest=None):
     builds them with every driver (PCL_ALL_DRIVERS=1), into dest (a
     directory of the caller's, which parallel builds leave alone) or the
     cache's module directory."""
+    matrix_name = pclguest.kernel_alias(matrix_name)
     env = dict(os.environ, PCL_ALL_DRIVERS="1")
     if dest:
         env["PCL_MODULES_OUT"] = str(dest)
@@ -106,9 +114,11 @@ def drivers():
 class Kernel:
     """A prepared matrix kernel: headers installed in its chroot."""
 
-    def __init__(self, name, kver, root, suite, arch):
+    def __init__(self, name, kver, root, suite, arch, kdir):
         self.name, self.kver, self.root = name, kver, root
         self.suite, self.arch = suite, arch
+        # a self-built kernel's tree is in the cache, outside the chroot
+        self.kdir = kdir if kdir.startswith(CACHE + "/") else None
 
     def path(self, p):
         """A path inside the chroot, with the headers' absolute build link
@@ -121,10 +131,12 @@ class Kernel:
     def config(self):
         """The kernel's configuration as {symbol: value}, from the first
         file that has it: /boot, /usr/lib/modules, the headers' .config."""
-        for p in ("/boot/config-%s" % self.kver,
-                  "/usr/lib/modules/%s/config" % self.kver,
-                  "/lib/modules/%s/build/.config" % self.kver):
-            full = self.path(p)
+        paths = [self.path(p) for p in ("/boot/config-%s" % self.kver,
+                                        "/usr/lib/modules/%s/config" % self.kver,
+                                        "/lib/modules/%s/build/.config" % self.kver)]
+        if self.kdir:
+            paths.append(os.path.join(self.kdir, ".config"))
+        for full in paths:
             if os.path.isfile(full) and os.path.getsize(full) > 0:
                 conf = {}
                 with open(full) as f:
@@ -148,7 +160,7 @@ class Kernel:
 @functools.lru_cache(maxsize=None)
 def kernel(name):
     """Prepare a matrix kernel (chroot, headers) once per test session."""
-    out = bash('kernel_prepare "%s" >&2; echo "$KVER $KROOT $KSUITE $KARCH"'
+    out = bash('kernel_prepare "%s" >&2; echo "$KVER $KROOT $KSUITE $KARCH $KDIR"'
                % name).stdout.split()
     return Kernel(name, *out)
 

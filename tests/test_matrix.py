@@ -11,9 +11,7 @@ import pytest
 
 import pclkernels as pk
 
-CACHE = os.environ.get("PCMCIA_LEGACY_CACHE") or os.path.join(
-    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
-    "pcmcia-legacy")
+CACHE = pk.CACHE
 
 
 def test_driver_table_is_consistent():

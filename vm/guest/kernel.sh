@@ -7,13 +7,15 @@
 # Usage: vm/guest/kernel.sh KERNEL
 #   KERNEL is a series (6.1, 6.12, 7.3) or an amd64 name of kernels.matrix,
 #   resolved like the matrix to the newest release with installable
-#   headers, or an exact release such as 6.1.0-57-amd64.
+#   headers, or an exact release such as 6.1.0-57-amd64.  A self-built
+#   line of the matrix (debug) is built by scripts/selfkernel.sh.
 # Prints the kernel's directory on stdout:
 #   DIR/vmlinuz  DIR/config  DIR/release  DIR/lib/modules/RELEASE/...
 set -eu
 
 . "$(dirname "$0")/../../scripts/lib.sh"
 . "$PCL_TOP/scripts/apt-suite.sh"
+. "$PCL_TOP/scripts/chroot.sh"
 . "$PCL_TOP/scripts/kernels.sh"
 
 KERNELS=$PCL_CACHE/guest/kernels
@@ -109,6 +111,13 @@ main()
 {
 	local want=${1:-} rel suite dir debs spec
 	[ -n "$want" ] || die "usage: $0 KERNEL (6.1, 6.12, 7.3, a kernels.matrix name or a release)"
+	# A self-built line of the matrix comes with its guest layout.
+	if [[ ,$(matrix_line "$want" | awk '{ print $4 }'), == *,self,* ]]; then
+		selfkernel_resolve "$want"
+		selfkernel_build
+		echo "$SK_DIR/guest"
+		return 0
+	fi
 	case $want in
 	*-amd64) rel=$want ;;
 	*)

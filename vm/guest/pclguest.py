@@ -167,10 +167,24 @@ def modname(path):
 
 _kernels = {}
 
+# PCL_DEBUG_KERNEL=1: guests and module builds meant for trixie-backports'
+# 7.x use the self-built debug kernel of the matrix (KASAN, lockdep,
+# kmemleak, UBSAN; vm/kernels/debug.config) instead.
+DEBUG_KERNEL = "debug"
+
+
+def kernel_alias(name):
+    """The kernel a test's kernel name means under PCL_DEBUG_KERNEL."""
+    if os.environ.get("PCL_DEBUG_KERNEL") == "1" and (
+            name == "trixie-bpo" or re.match(r"7\.\d+$", name)):
+        return DEBUG_KERNEL
+    return name
+
 
 def kernel(name="6.1"):
     """Fetch (once) and return a Kernel: 6.1, 6.12, 7.3, a kernels.matrix
-    name or an exact release."""
+    name or an exact release (see kernel_alias)."""
+    name = kernel_alias(name)
     if name not in _kernels:
         out = subprocess.run([os.path.join(GUEST_DIR, "kernel.sh"), name],
                              stdout=subprocess.PIPE, check=False)
@@ -182,15 +196,17 @@ def kernel(name="6.1"):
 
 # -------------------------------------------------------------- initramfs
 
-BUSYBOX = "/bin/busybox"
+_busybox = {}
 
 
-def _need_busybox():
-    static = subprocess.run(["dpkg-query", "-W", "-f=${Status}", "busybox-static"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    if b"ok installed" not in static.stdout:
-        subprocess.run(["bash", "-c", '. "$1/scripts/lib.sh" && need_host_packages busybox-static',
-                        "-", TOP], check=True)
+def busybox(kern):
+    """The static busybox for kern's word size (vm/guest/busybox.sh)."""
+    arch = "amd64" if kern.config("64BIT") == "y" else "i386"
+    if arch not in _busybox:
+        out = subprocess.run([os.path.join(GUEST_DIR, "busybox.sh"), arch],
+                             stdout=subprocess.PIPE, check=True)
+        _busybox[arch] = out.stdout.decode().strip().splitlines()[-1]
+    return _busybox[arch]
 
 
 class _Cpio:
@@ -247,7 +263,6 @@ def build_initramfs(kern, modules=(), extra_ko=(), files=None):
     for insmod by path) and files ({guest path: host path or bytes};
     executables keep their mode; /pcl/bin is on the guest's PATH).
     Archives are cached by content under $PCL_CACHE/guest/initramfs."""
-    _need_busybox()
     files = dict(files or {})
     entries = []        # (guest path, bytes, mode)
 
@@ -255,7 +270,7 @@ def build_initramfs(kern, modules=(), extra_ko=(), files=None):
         mode = 0o755 if os.access(hpath, os.X_OK) else 0o644
         entries.append((gpath, _read(hpath), mode))
 
-    add_host("/bin/busybox", BUSYBOX)
+    add_host("/bin/busybox", busybox(kern))
     rootfs = os.path.join(GUEST_DIR, "rootfs")
     for dirpath, _, names in os.walk(rootfs):
         for n in sorted(names):
@@ -444,7 +459,8 @@ LOG_PROBLEMS = [
         r"WARNING:", r"BUG:", r"\bOops\b", r"general protection fault",
         r"Kernel panic", r"\blockdep\b", r"possible (circular|recursive) locking",
         r"KASAN", r"UBSAN:", r"blocked for more than \d+ seconds",
-        r"hung_task", r"\brcu: INFO: .*detected stall")
+        r"hung_task", r"\brcu: INFO: .*detected stall",
+        r"kmemleak: \d+ new suspected memory leak")
 ]
 TAINT_FLAGS = "PFSRMBUDAWCIOELKXTNJ"     # bit n is TAINT_FLAGS[n]
 ALLOWED_TAINT = "OE"
