@@ -499,11 +499,22 @@ static void cb_header_reset(CardBusBridge *s)
     pci_set_long(c + CB_CFG_LEGACY_BASE, 1);
 }
 
+static void chip_reg_set(uint8_t *bytes, const CardBusChipReg *r,
+                         uint32_t val)
+{
+    unsigned i;
+
+    for (i = 0; i < r->size; i++) {
+        bytes[r->offset + i] = val >> (8 * i);
+    }
+}
+
 static void cb_realize(PCIDevice *pd, Error **errp)
 {
     CardBusBridge *s = CARDBUS_BRIDGE(pd);
     CardBusBridgeClass *cc = CARDBUS_BRIDGE_GET_CLASS(s);
     uint8_t *c = pd->config, *w = pd->wmask;
+    const CardBusChipReg *r;
     unsigned off;
 
     c[PCI_HEADER_TYPE] = (c[PCI_HEADER_TYPE] & PCI_HEADER_TYPE_MULTI_FUNCTION)
@@ -546,6 +557,9 @@ static void cb_realize(PCIDevice *pd, Error **errp)
                      pci_address_space_io(pd), exca_irq_update, s);
     sec_bus_init(s);
 
+    for (r = cc->chip_regs; r && r->size; r++) {
+        chip_reg_set(w, r, r->wmask);
+    }
     if (cc->chip_realize) {
         cc->chip_realize(s);
     }
@@ -561,8 +575,12 @@ static void cb_reset(DeviceState *dev)
 {
     CardBusBridge *s = CARDBUS_BRIDGE(dev);
     CardBusBridgeClass *cc = CARDBUS_BRIDGE_GET_CLASS(s);
+    const CardBusChipReg *r;
 
     cb_header_reset(s);
+    for (r = cc->chip_regs; r && r->size; r++) {
+        chip_reg_set(PCI_DEVICE(s)->config, r, r->reset);
+    }
     if (cc->chip_reset) {
         cc->chip_reset(s);
     }

@@ -104,14 +104,24 @@ struct CardBusBridge {
     uint16_t ssid;
 };
 
+/* A chip's own configuration register: its write mask and power-on value. */
+typedef struct CardBusChipReg {
+    uint8_t offset;
+    uint8_t size;               /* 1, 2 or 4 bytes */
+    uint32_t wmask;
+    uint32_t reset;
+} CardBusChipReg;
+
 struct CardBusBridgeClass {
     /*< private >*/
     PCIDeviceClass parent_class;
     /*< public >*/
 
-    /* realize: write masks and identity of the chip's own registers */
+    /* the chip's own registers, ended by one of size 0 */
+    const CardBusChipReg *chip_regs;
+    /* optional, after the core's realize */
     void (*chip_realize)(CardBusBridge *s);
-    /* reset: power-on values of the chip's own registers */
+    /* optional, after chip_regs got their power-on values */
     void (*chip_reset)(CardBusBridge *s);
     /* after a configuration write went into config[] */
     void (*chip_config_write)(CardBusBridge *s, uint32_t addr, int len);

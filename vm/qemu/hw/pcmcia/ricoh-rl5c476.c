@@ -61,36 +61,22 @@ static void ricoh_subsys_wmask(CardBusBridge *s)
     pci_set_long(pd->wmask + CB_CFG_SSVID, rw ? 0xffffffff : 0);
 }
 
+static const CardBusChipReg ricoh_regs[] = {
+    { RICOH_CONFIG, 2, 0xffff, 0 },
+    { RICOH_MISC, 2, 0xffff, 0 },
+    { RICOH_16BIT_CTL, 2, 0xffff, 0 },
+    { RICOH_16BIT_IO0, 2, 0xffff, 0 },
+    { RICOH_16BIT_MEM0, 2, 0xffff, 0 },
+    { RICOH_MMC_TARGET, 1, 0xff, 0 },
+    { RICOH_MMC_KEY, 1, 0xff, 0 },
+    { RICOH_MISC3, 2, 0xffff, 0 },
+    { RICOH_MMC_DISABLE, 1, 0xff, 0x02 },
+    { }
+};
+
 static void ricoh_chip_realize(CardBusBridge *s)
 {
-    PCIDevice *pd = PCI_DEVICE(s);
-
-    pd->config[PCI_REVISION_ID] = RICOH_RL5C476(s)->revision;
-    pci_set_word(pd->wmask + RICOH_CONFIG, 0xffff);
-    pci_set_word(pd->wmask + RICOH_MISC, 0xffff);
-    pci_set_word(pd->wmask + RICOH_16BIT_CTL, 0xffff);
-    pci_set_word(pd->wmask + RICOH_16BIT_IO0, 0xffff);
-    pci_set_word(pd->wmask + RICOH_16BIT_MEM0, 0xffff);
-    pd->wmask[RICOH_MMC_TARGET] = 0xff;
-    pd->wmask[RICOH_MMC_KEY] = 0xff;
-    pci_set_word(pd->wmask + RICOH_MISC3, 0xffff);
-    pd->wmask[RICOH_MMC_DISABLE] = 0xff;
-}
-
-static void ricoh_chip_reset(CardBusBridge *s)
-{
-    PCIDevice *pd = PCI_DEVICE(s);
-
-    pci_set_word(pd->config + RICOH_CONFIG, 0);
-    pci_set_word(pd->config + RICOH_MISC, 0);
-    pci_set_word(pd->config + RICOH_16BIT_CTL, 0);
-    pci_set_word(pd->config + RICOH_16BIT_IO0, 0);
-    pci_set_word(pd->config + RICOH_16BIT_MEM0, 0);
-    pd->config[RICOH_MMC_TARGET] = 0;
-    pd->config[RICOH_MMC_KEY] = 0;
-    pci_set_word(pd->config + RICOH_MISC3, 0);
-    pd->config[RICOH_MMC_DISABLE] = 0x02;
-    ricoh_subsys_wmask(s);
+    PCI_DEVICE(s)->config[PCI_REVISION_ID] = RICOH_RL5C476(s)->revision;
 }
 
 static void ricoh_chip_config_write(CardBusBridge *s, uint32_t addr, int len)
@@ -118,8 +104,9 @@ static void ricoh_class_init(ObjectClass *oc, void *data)
 
     k->vendor_id = RICOH_VENDOR_ID;
     k->device_id = RL5C476_DEVICE_ID;
+    cc->chip_regs = ricoh_regs;
     cc->chip_realize = ricoh_chip_realize;
-    cc->chip_reset = ricoh_chip_reset;
+    cc->chip_reset = ricoh_subsys_wmask;
     cc->chip_config_write = ricoh_chip_config_write;
     dc->desc = "Ricoh RL5C476 II CardBus controller (one socket)";
     device_class_set_props(dc, ricoh_properties);

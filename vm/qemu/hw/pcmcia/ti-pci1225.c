@@ -69,26 +69,19 @@ static void ti_subsys_wmask(CardBusBridge *s)
     pci_set_long(pd->wmask + CB_CFG_SSVID, rw ? 0xffffffff : 0);
 }
 
-static void ti_chip_realize(CardBusBridge *s)
-{
-    PCIDevice *pd = PCI_DEVICE(s);
-
-    pci_set_long(pd->wmask + TI_SYSCTL, TI_SYSCTL_WMASK);
-    pci_set_long(pd->wmask + TI_MFUNC, TI_MFUNC_WMASK);
-    pd->wmask[TI_CARDCTL] = 0xff;
-    pd->wmask[TI_DEVCTL] = 0xff;
-    pd->wmask[TI_DIAG] = 0xff;
-}
+static const CardBusChipReg ti_regs[] = {
+    { TI_SYSCTL, 4, TI_SYSCTL_WMASK, TI_SYSCTL_SUBSYSRW },
+    { TI_MFUNC, 4, TI_MFUNC_WMASK, 0 },         /* reset: property "mfunc" */
+    { TI_CARDCTL, 1, 0xff, 0 },
+    { TI_DEVCTL, 1, 0xff, TI_DEVCTL_RESET },
+    { TI_DIAG, 1, 0xff, TI_DIAG_RESET },
+    { }
+};
 
 static void ti_chip_reset(CardBusBridge *s)
 {
-    PCIDevice *pd = PCI_DEVICE(s);
-
-    pci_set_long(pd->config + TI_SYSCTL, TI_SYSCTL_SUBSYSRW);
-    pci_set_long(pd->config + TI_MFUNC, TI_PCI1225(s)->mfunc_reset);
-    pd->config[TI_CARDCTL] = 0;
-    pd->config[TI_DEVCTL] = TI_DEVCTL_RESET;
-    pd->config[TI_DIAG] = TI_DIAG_RESET;
+    pci_set_long(PCI_DEVICE(s)->config + TI_MFUNC,
+                 TI_PCI1225(s)->mfunc_reset);
     ti_subsys_wmask(s);
 }
 
@@ -147,7 +140,7 @@ static void ti_class_init(ObjectClass *oc, void *data)
     k->vendor_id = PCI_VENDOR_ID_TI;
     k->device_id = TI_PCI1225_DEVICE_ID;
     k->revision = 0x01;
-    cc->chip_realize = ti_chip_realize;
+    cc->chip_regs = ti_regs;
     cc->chip_reset = ti_chip_reset;
     cc->chip_config_write = ti_chip_config_write;
     cc->csc_to_pci = ti_csc_to_pci;
