@@ -2,12 +2,13 @@
 """The emulated CardBus bridges (QEMU's ti-pci1225 and ricoh-rl5c476)
 against upstream yenta_socket and pata_pcmcia on trixie-backports' 7.x.
 
-One guest boot with three bridges: a TI PCI1225 (function 0) and a Ricoh
+One guest boot with four bridges: a TI PCI1225 (function 0) and a Ricoh
 RL5C476 II of revision 0xb3, each with a CompactFlash card, and a Ricoh of
 revision 0x7f (yenta leaves its MISC3 alone below 0x80) with a CardBus
 card: QEMU's e1000 on the bridge's secondary bus, in the network rig
-(tests/netrig.py).  yenta binds all three with a clean log and routes
-their interrupts to PCI; each CF card reads back its host image, the
+(tests/netrig.py), and an empty TI whose MFUNC routing yenta must set up
+itself.  yenta binds all four with a clean log and routes their
+interrupts to PCI; each CF card reads back its host image, the
 CardBus NIC answers pings; surprise eject and insertion of both kinds over
 QMP; then CLKRUN as yenta's disable_clkrun defines it, checked in the
 configuration registers (sysfs config), not only in the log: TI's KEEPCLK
@@ -36,6 +37,10 @@ BRIDGES = {
     "rc": ("ricoh-rl5c476,revision=0xb3", 6),
 }
 OLD_RICOH = ("ricoh-rl5c476,revision=0x7f", 7)
+# a TI whose MFUNC0 nobody set up (no BIOS did): yenta's probe of the PCI
+# interrupt fails until it routes INTA# there itself
+BARE_TI = ("ti-pci1225,mfunc=0", 8)
+ALL_DEVS = [dev for _, dev in BRIDGES.values()] + [OLD_RICOH[1], BARE_TI[1]]
 TI_SYSCTL, TI_KEEPCLK = 0x80, 0x2
 RICOH_MISC3, RICOH_CLKRUN_DIS = 0xa2, 0x2
 
@@ -108,7 +113,8 @@ class Rig(CfRig):
         self.g.check("rmmod yenta_socket")
         assert self.g.check("ls /sys/class/pcmcia_socket 2>/dev/null; true").split() == []
         self.g.check("modprobe yenta_socket %s" % params)
-        assert self.g.wait_for("[ $(ls /sys/class/pcmcia_socket | wc -l) = 3 ]", 30)
+        assert self.g.wait_for("[ $(ls /sys/class/pcmcia_socket | wc -l) = %d ]"
+                               % len(ALL_DEVS), 30)
         self.g.check("pcl-socket-startup")
         for slot in BRIDGES:
             if self.inserted[slot]:
@@ -125,7 +131,8 @@ def rig(tmp_path_factory):
             args += ["-device", "%s,id=%s,addr=0x%x" % (device, slot, dev),
                      "-device", "pcmcia-cf,id=cf%s,bus=%s.0,drive=disk%s"
                      % (slot, slot, slot)]
-        args += ["-device", "%s,id=rc7f,addr=0x%x" % OLD_RICOH]
+        args += ["-device", "%s,id=rc7f,addr=0x%x" % OLD_RICOH,
+                 "-device", "%s,id=ti0,addr=0x%x" % BARE_TI]
         net = CardBusNic("rc7f", OLD_RICOH[1])
         args += net.qemu_args() + net.card_args()
         net.start()
@@ -145,26 +152,32 @@ def rig(tmp_path_factory):
 
 def test_yenta_binds_both_bridges(rig):
     g = rig.g
-    devs = [dev for _, dev in BRIDGES.values()] + [OLD_RICOH[1]]
-    for dev in devs:
+    for dev in ALL_DEVS:
         drv = g.check("basename $(readlink -f %s/driver)" % rig.sysfs(dev)).strip()
         assert drv == "yenta_cardbus", "%s is driven by %s" % (pci_addr(dev), drv)
         # the bridge's own header: class 0x060700, header type 2
         cfg = rig.config(dev)
         assert cfg[0x09:0x0c] == bytes([0, 7, 6]) and cfg[0x0e] & 0x7f == 2
-    assert len(g.check("ls /sys/class/pcmcia_socket").split()) == 3
+    assert len(g.check("ls /sys/class/pcmcia_socket").split()) == len(ALL_DEVS)
     assert "O" not in g.tainted(), "an out-of-tree module is loaded"
     log = g.dmesg()
-    assert log.count("CardBus bridge found") == 3, log
+    assert log.count("CardBus bridge found") == len(ALL_DEVS), log
     assert "[1af4:1100]" in log, log
-    # TI: the PCI interrupt works at once through MFUNC0 = INTA
-    assert "mfunc 0x00000002, devctl 0x60" in log, log
+    # TI: the PCI interrupt works at once through MFUNC0 = INTA#; the bare
+    # one has none until yenta routes it (and then reads it back)
+    ti, bare = pci_addr(BRIDGES["ti"][1]), pci_addr(BARE_TI[1])
+    assert "%s: TI: mfunc 0x00000002, devctl 0x60" % ti in log, log
+    assert "%s: TI: mfunc 0x00000000, devctl 0x60" % bare in log, log
+    assert "%s: TI: probing PCI interrupt failed" % bare in log, log
+    assert "%s: TI: parallel PCI interrupts ok" % bare in log, log
+    assert rig.reg(BARE_TI[1], 0x8c, 4) & 0xf == 2
     assert "Using CSCINT to route CSC interrupts to PCI" in log, log
-    for bad in ("probing PCI interrupt failed", "Fish", "no PCI IRQ",
-                "CardBus support disabled", "no bus associated"):
+    assert "%s: TI: probing PCI interrupt failed" % ti not in log, log
+    for bad in ("Fish", "no PCI IRQ", "CardBus support disabled",
+                "no bus associated"):
         assert bad not in log, log
     irqs = re.findall(r"ISA IRQ mask 0x([0-9a-f]{4}), PCI irq (\d+)", log)
-    assert len(irqs) == 3 and all(int(irq) > 0 for _, irq in irqs), irqs
+    assert len(irqs) == len(ALL_DEVS) and all(int(irq) > 0 for _, irq in irqs), irqs
     for slot in BRIDGES:
         assert rig.wait_disk(slot)
     g.assert_clean_kernel_log()
@@ -242,8 +255,9 @@ def test_clkrun(rig):
     log = rig.reload("disable_clkrun=1")
     bits, regs = clkrun_bits(rig)
     assert bits == (True, True, False), "registers 0x%08x 0x%04x 0x%04x" % regs
-    # TI function 0 and the Ricoh of revision 0xb3, not the one of 0x7f
-    assert log.count("Disabling CLKRUN feature") == 2, log
+    # both TIs (function 0) and the Ricoh of revision 0xb3, not the one of 0x7f
+    assert log.count("Disabling CLKRUN feature") == 3, log
+    assert rig.reg(BARE_TI[1], TI_SYSCTL, 4) & TI_KEEPCLK
     set_regs = regs
 
     # QEMU resets every device when it wakes from S3: yenta's resume puts
@@ -254,6 +268,7 @@ def test_clkrun(rig):
             "echo mem > /sys/power/state", timeout=180)
     assert int(g.check("dmesg | grep -c 'PM: suspend exit' || true")) == int(exits) + 1
     assert clkrun_bits(rig)[1] == set_regs
+    assert rig.reg(BARE_TI[1], 0x8c, 4) & 0xf == 2, "MFUNC not restored"
     for slot in BRIDGES:
         rig.assert_reads_back(slot)
 
