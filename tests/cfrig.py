@@ -30,15 +30,24 @@ def qemu_args(tmp, bridge="i82092"):
     deterministic bytes (backends for slots 0 and 1) and a card in slot 0
     at power-on.  Returns the images ({slot: (node name, sha256)}) and
     QEMU's arguments."""
-    images, args = {}, ["-device", "%s,id=%s" % (bridge, BRIDGE)]
-    for slot in (0, 1):
-        path = tmp / ("card%d.img" % slot)
-        sha = make_image(str(path), IMAGE_SIZE, seed=0x82092 + slot)
-        node = "disk%d" % slot
+    images, args = card_images(tmp, (0, 1))
+    args = ["-device", "%s,id=%s" % (bridge, BRIDGE)] + args
+    args += ["-device", "pcmcia-cf,id=cf0,bus=%s.0,drive=disk0" % BRIDGE]
+    return images, args
+
+
+def card_images(tmp, slots):
+    """A card image of deterministic bytes for each slot (slot n, or the
+    n-th of other names, gets seed 0x82092 + n) and its -blockdev backend
+    "disk<slot>".  Returns ({slot: (node name, sha256)}, QEMU arguments)."""
+    images, args = {}, []
+    for n, slot in enumerate(slots):
+        path = tmp / ("card%s.img" % slot)
+        sha = make_image(str(path), IMAGE_SIZE, seed=0x82092 + n)
+        node = "disk%s" % slot
         images[slot] = (node, sha)
         args += ["-blockdev", "driver=raw,node-name=%s,file.driver=file,"
                  "file.filename=%s" % (node, path)]
-    args += ["-device", "pcmcia-cf,id=cf0,bus=%s.0,drive=disk0" % BRIDGE]
     return images, args
 
 
@@ -77,12 +86,16 @@ class CfRig:
 
     @staticmethod
     def card_id(slot):
-        return "cf%d" % slot
+        return "cf%s" % slot
+
+    @staticmethod
+    def slot_bus(slot):
+        return "%s.%d" % (BRIDGE, slot)
 
     def insert(self, slot):
         node, _ = self.images[slot]
         self.g.device_add("pcmcia-cf", id=self.card_id(slot),
-                          bus="%s.%d" % (BRIDGE, slot), drive=node)
+                          bus=self.slot_bus(slot), drive=node)
         self.inserted[slot] = True
 
     def eject(self, slot, wait=True):
@@ -93,11 +106,20 @@ class CfRig:
         if wait:
             self.wait_removed(slot)
 
+    def removed_cond(self, slot):
+        """A guest shell condition: the card's PC Card function is gone
+        (socket N's is N.0, under the bridge)."""
+        return "[ ! -e /sys/class/pcmcia_socket/pcmcia_socket%d/device/%d.0 ]" % (
+            slot, slot)
+
+    def path_marker(self, slot):
+        """What the sysfs path of the slot's disk, and of no other, holds."""
+        return "/%d.0/" % slot
+
     def wait_removed(self, slot):
         # the function's device (not its bus link, which goes first)
-        dev = "/sys/class/pcmcia_socket/pcmcia_socket%d/device/%d.0" % (slot, slot)
-        assert self.g.wait_for("[ ! -e %s ]" % dev, REMOVE_TIMEOUT), \
-            "the card of socket %d is still being removed %d s after eject" % (
+        assert self.g.wait_for(self.removed_cond(slot), REMOVE_TIMEOUT), \
+            "the card of socket %s is still being removed %d s after eject" % (
                 slot, REMOVE_TIMEOUT)
 
     def ensure(self, slot, present):
@@ -108,27 +130,27 @@ class CfRig:
     # bridge; the disk is the sd* whose sysfs path goes through it.
     def disk_cond(self, slot):
         return ("for d in /sys/block/sd*; do readlink -f $d; done 2>/dev/null | "
-                "grep -q '/%d\\.0/'" % slot)
+                "grep -qF '%s'" % self.path_marker(slot))
 
     def disk(self, slot):
         out = self.g.check("for d in /sys/block/sd*; do [ -e \"$d\" ] && "
                            "echo \"${d##*/} $(readlink -f \"$d\")\"; done; true")
         for line in out.splitlines():
             name, path = line.split()
-            if "/%d.0/" % slot in path:
+            if self.path_marker(slot) in path:
                 return name
         return None
 
     def wait_disk(self, slot):
         assert self.g.wait_for(self.disk_cond(slot), DISK_TIMEOUT), \
-            "no disk for the card in socket %d after %d s:\n%s" % (
+            "no disk for the card in socket %s after %d s:\n%s" % (
                 slot, DISK_TIMEOUT, self.g.run("ls -l /sys/block; "
                                                "ls /sys/bus/pcmcia/devices")[0])
         return self.disk(slot)
 
     def wait_no_disk(self, slot):
         assert self.g.wait_for("! { %s; }" % self.disk_cond(slot), DISK_TIMEOUT), \
-            "the disk of socket %d is still there %d s after eject" % (slot, DISK_TIMEOUT)
+            "the disk of socket %s is still there %d s after eject" % (slot, DISK_TIMEOUT)
 
     def quiet_disk(self, slot, timeout=None):
         """No STOP UNIT to this card's disk when it goes away (and, with
@@ -146,4 +168,4 @@ class CfRig:
     def assert_reads_back(self, slot):
         disk = self.wait_disk(slot)
         assert self.checksum(disk) == self.images[slot][1], \
-            "socket %d (/dev/%s) read back wrong data" % (slot, disk)
+            "socket %s (/dev/%s) read back wrong data" % (slot, disk)

@@ -229,8 +229,9 @@ class NetRig:
         self.index = index
         self.driver = driver            # QEMU device, e.g. pcmcia-ne2000
         self.card_id = card_id
-        self.bus = bus                  # e.g. pcc.0
-        self.socket = int(bus.rsplit(".", 1)[1])
+        self.bus = bus                  # e.g. pcc.0 (or a CardBus bus, ti.cb)
+        tail = bus.rsplit(".", 1)[1]
+        self.socket = int(tail) if tail.isdigit() else None
         self.mac = mac
         self.wire_rate = wire_rate
         self.netdev = "net%d" % index
@@ -276,11 +277,15 @@ class NetRig:
 
     # -- guest side
 
+    def net_dir(self):
+        """The sysfs directory that lists the card's interface."""
+        return "/sys/bus/pcmcia/devices/%d.0/net" % self.socket
+
     def iface(self, g, timeout=30):
         """The interface of this rig's card (found through its socket)."""
-        path = "/sys/bus/pcmcia/devices/%d.0/net" % self.socket
+        path = self.net_dir()
         assert g.wait_for("ls %s 2>/dev/null | grep -q ." % path, timeout), \
-            "no network interface on socket %d:\n%s" % (self.socket, g.run("dmesg | tail -20")[0])
+            "no network interface on %s:\n%s" % (self.bus, g.run("dmesg | tail -20")[0])
         return g.check("ls %s" % path).split()[0]
 
     def up(self, g):

@@ -345,6 +345,9 @@ static void exca_card_changed(void *opaque)
 
     csc_event(s, EXCA_CSC_DETECT);
     socket_update(s);
+    if (s->card_changed) {
+        s->card_changed(s->opaque);
+    }
 }
 
 static void exca_ireq_changed(void *opaque, bool level)
@@ -354,9 +357,17 @@ static void exca_ireq_changed(void *opaque, bool level)
     irq_update(s);
 }
 
+static bool exca_occupied(void *opaque)
+{
+    ExcaSocket *s = opaque;
+
+    return s->occupied && s->occupied(s->opaque);
+}
+
 static const PCMCIASlotOps exca_slot_ops = {
     .card_changed = exca_card_changed,
     .ireq_changed = exca_ireq_changed,
+    .occupied = exca_occupied,
 };
 
 /* --- Life cycle --- */

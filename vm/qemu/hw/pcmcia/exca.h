@@ -5,7 +5,9 @@
  *
  * A front end embeds one ExcaSocket per socket, routes register accesses
  * to exca_read()/exca_write() and turns the two interrupt sources (card
- * status change, card IREQ#) into whatever its bus offers.  The core owns
+ * status change, card IREQ#) into whatever its bus offers.  A front end
+ * with status registers of its own learns of insertions and removals
+ * through the optional card_changed hook.  The core owns
  * the socket's slot bus, its power and reset sequencing, and the I/O and
  * memory windows, which it maps into the address spaces the front end
  * supplies at the addresses the guest programs.  A CardBus front end
@@ -92,6 +94,10 @@ struct ExcaSocket {
     uint8_t ident;              /* register 0x00 */
     bool page_regs;             /* 0x40-0x44 hold A31:24 of memory windows */
     bool vcc_3v;                /* Vcc 3.3 V selectable (DF step) */
+    /* optional: runs after a card was inserted or removed */
+    void (*card_changed)(void *opaque);
+    /* optional: the socket holds a card of another kind (CardBus) */
+    bool (*occupied)(void *opaque);
 
     uint8_t regs[EXCA_REGS];
     uint8_t page[EXCA_MEM_WINDOWS];

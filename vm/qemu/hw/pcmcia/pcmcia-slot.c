@@ -180,6 +180,10 @@ static void slot_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
     PCMCIACardState *card = PCMCIA_CARD(dev);
     PCMCIACardClass *pcc = PCMCIA_CARD_GET_CLASS(card);
 
+    if (bus->ops->occupied && bus->ops->occupied(bus->opaque)) {
+        error_setg(errp, "socket %s holds a CardBus card", BUS(bus)->name);
+        return;
+    }
     card->slot = &bus->socket;
     bus->card = card;
     bus->ireq = false;

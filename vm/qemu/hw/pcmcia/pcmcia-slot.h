@@ -79,6 +79,9 @@ typedef struct PCMCIASlotOps {
     void (*card_changed)(void *opaque);
     /* The card's IREQ# level changed. */
     void (*ireq_changed)(void *opaque, bool level);
+    /* Optional: the socket holds another kind of card (a CardBus card
+     * in a CardBus socket), so a 16-bit card cannot go in. */
+    bool (*occupied)(void *opaque);
 } PCMCIASlotOps;
 
 struct PCMCIASlotBus {
