@@ -2,14 +2,14 @@
 """The emulated CardBus bridges (QEMU's ti-pci1225 and ricoh-rl5c476)
 against upstream yenta_socket and pata_pcmcia on trixie-backports' 7.x.
 
-One guest boot with four bridges: a TI PCI1225 (function 0) and a Ricoh
+One guest boot with six bridges: a TI PCI1225 (function 0) and a Ricoh
 RL5C476 II of revision 0xb3, each with a CompactFlash card, and a Ricoh of
 revision 0x7f (yenta leaves its MISC3 alone below 0x80) with a CardBus
 card: QEMU's e1000 on the bridge's secondary bus, in the network rig
 (tests/netrig.py), and an empty TI whose MFUNC routing yenta must set up
-itself.  yenta binds all four with a clean log and routes their
-interrupts to PCI; each CF card reads back its host image, the
-CardBus NIC answers pings; surprise eject and insertion of both kinds over
+itself (and two more, below).  yenta binds all six with a clean log
+and routes their interrupts to PCI; each CF card reads back its host
+image, the CardBus NIC answers pings; surprise eject and insertion of both kinds over
 QMP; then CLKRUN as yenta's disable_clkrun defines it, checked in the
 configuration registers (sysfs config), not only in the log: TI's KEEPCLK
 (system control 0x80, bit 1) on function 0 and Ricoh's CB_CLKRUN_DIS
