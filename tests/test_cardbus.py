@@ -2,31 +2,52 @@
 """The emulated CardBus bridges (QEMU's ti-pci1225 and ricoh-rl5c476)
 against upstream yenta_socket and pata_pcmcia on trixie-backports' 7.x.
 
-One guest boot with four bridges: a TI PCI1225 (function 0) and a Ricoh
+One guest boot with six bridges: a TI PCI1225 (function 0) and a Ricoh
 RL5C476 II of revision 0xb3, each with a CompactFlash card, and a Ricoh of
 revision 0x7f (yenta leaves its MISC3 alone below 0x80) with a CardBus
 card: QEMU's e1000 on the bridge's secondary bus, in the network rig
 (tests/netrig.py), and an empty TI whose MFUNC routing yenta must set up
-itself.  yenta binds all four with a clean log and routes their
-interrupts to PCI; each CF card reads back its host image, the
-CardBus NIC answers pings; surprise eject and insertion of both kinds over
+itself (and two more, below).  yenta binds all six with a clean log
+and routes their interrupts to PCI; each CF card reads back its host
+image, the CardBus NIC answers pings; surprise eject and insertion of both kinds over
 QMP; then CLKRUN as yenta's disable_clkrun defines it, checked in the
 configuration registers (sysfs config), not only in the log: TI's KEEPCLK
 (system control 0x80, bit 1) on function 0 and Ricoh's CB_CLKRUN_DIS
 (MISC3 0xa2, bit 1) on revision 0x80 and later, set with disable_clkrun=1;
 with 0 nothing changes; after an S3 suspend and resume (QEMU resets the
 bridges on wake-up) the bits come back.
+
+Then our card drivers (src/cards/, built for that kernel) behind two more
+bridges, a TI and a Ricoh of revision 0xb3 with empty slots at boot:
+cm4000_cs and cm4040_cs with the emulated readers (the reader scenarios
+of tests/screaders.py: ATR, an APDU round trip, the smart card's removal
+reported), then crossed over, each reader behind the other bridge; and
+axnet_cs with pcmcia-ax88190 behind each (it binds, pings through its
+own segment of the network rig, and is surprise-ejected).  The cards are
+plugged in and ejected over QMP, in the same boot.
+
+CI: trixie-backports' 7.x.  PCL_STRESS=soak (make soak) runs the same
+test on Debian's 6.1 and 6.12 as well, a boot each.
 """
 
+import os
 import re
 
 import pclkernels as pk
 import pytest
 from cfrig import CfRig, card_images
-from netrig import NetRig
+from netrig import NetRig, rig_tools
+from nic_scenarios import habits
 from pclguest import Guest
+from screaders import READERS, check_apdu_round_trip, check_atr_reads_back, \
+    check_card_removal_reported, guest_tools
+from screaders import Rig as ReaderRig
 
-KERNEL, MATRIX_NAME = "7.3", "trixie-bpo"
+SOAK = os.environ.get("PCL_STRESS") == "soak"
+# (guest kernel, kernels.matrix line our modules are built for)
+KERNELS = [("7.3", "trixie-bpo")] + (
+    [("6.1", "bookworm-6.1"), ("6.12", "bookworm-6.12")] if SOAK else [])
+XDIST_SPLIT = "rig"
 # the card drivers first: they are there when yenta finds the cards
 MODULES = ["sd_mod", "pata_pcmcia", "e1000", "yenta_socket"]
 CB_MAC = "52:54:00:cb:00:01"
@@ -40,7 +61,16 @@ OLD_RICOH = ("ricoh-rl5c476,revision=0x7f", 7)
 # a TI whose MFUNC0 nobody set up (no BIOS did): yenta's probe of the PCI
 # interrupt fails until it routes INTA# there itself
 BARE_TI = ("ti-pci1225,mfunc=0", 8)
-ALL_DEVS = [dev for _, dev in BRIDGES.values()] + [OLD_RICOH[1], BARE_TI[1]]
+# the bridges our card drivers run behind (slots empty at boot)
+OURS = {
+    "tio": ("ti-pci1225", 9),
+    "rco": ("ricoh-rl5c476,revision=0xb3", 10),
+}
+ALL_DEVS = [dev for _, dev in BRIDGES.values()] + [OLD_RICOH[1], BARE_TI[1]] + \
+    [dev for _, dev in OURS.values()]
+OUR_DRIVERS = ["cm4000_cs", "cm4040_cs", "axnet_cs"]
+AXNET = "pcmcia-ax88190"
+AXNET_MAC = "02:00:4a:58:cb:00"
 TI_SYSCTL, TI_KEEPCLK = 0x80, 0x2
 RICOH_MISC3, RICOH_CLKRUN_DIS = 0xa2, 0x2
 
@@ -65,6 +95,81 @@ class CardBusNic(NetRig):
         del props["wire-rate"]          # a property of our PC Card NICs only
         props["romfile"] = ""           # no option ROM: nothing boots from it
         return props
+
+
+class OurNic(NetRig):
+    """pcmcia-ax88190 with our axnet_cs, on a segment of its own, behind
+    whichever of OURS it is plugged into (its PC Card device is the
+    bridge's child: the socket's number depends on the probe order)."""
+
+    def __init__(self):
+        super().__init__(1, AXNET, "axn", "tio.0", AXNET_MAC)
+        self.log = habits("axnet_cs", ours=True)
+
+    def net_dir(self):
+        return "/sys/bus/pci/devices/%s/[0-9]*.0/net" % pci_addr(OURS[self.bus[:-2]][1])
+
+
+class OurCards(ReaderRig):
+    """What is in the slots of OURS: a reader model, "axnet" or nothing.
+    The reader scenarios of tests/screaders.py run on it as they do on
+    the 82092's sockets."""
+
+    def __init__(self, guest, net):
+        super().__init__(guest)
+        self.net = net
+        self.slots = {slot: None for slot in OURS}
+        self.loaded = False
+
+    def load(self):
+        """Our drivers, loaded only now: the upstream validation before
+        wants an untainted kernel."""
+        if not self.loaded:
+            self.g.check(" && ".join("pcl-insmod " + d for d in OUR_DRIVERS))
+            self.loaded = True
+
+    def card_gone(self, slot):
+        return self.g.wait_for("! ls %s | grep -qE '^[0-9]+\\.0$'"
+                               % Rig.sysfs(OURS[slot][1]), 30)
+
+    def take_out(self, slot):
+        """Surprise-eject whatever is in the slot."""
+        card = self.slots[slot]
+        if card is None:
+            return
+        if card == "axnet":
+            assert self.net.eject(self.g), "the interface outlived its card"
+        else:
+            self.g.device_del(READERS[card][0])
+            assert self.node_there(card, False), "%s outlived its card" % READERS[card][2]
+        self.slots[slot] = None
+        assert self.card_gone(slot), "the PC Card device behind %s stayed" % slot
+
+    def put(self, slot, card):
+        """The card into the slot, from wherever it was; the slot emptied
+        first.  Returns the PC Card device's sysfs directory."""
+        self.load()
+        for s, c in self.slots.items():
+            if c == card or s == slot:
+                self.take_out(s)
+        if card == "axnet":
+            self.net.bus = "%s.0" % slot
+            self.g.device_add(AXNET, **self.net.card_props())
+        else:
+            self.g.device_add(card, id=READERS[card][0], bus="%s.0" % slot,
+                              wire_timing=False)
+        self.slots[slot] = card
+        pcdev = "%s/[0-9]*.0" % Rig.sysfs(OURS[slot][1])
+        assert self.g.wait_for("ls -d %s/driver >/dev/null 2>&1" % pcdev, 30), \
+            "no driver for %s behind %s:\n%s" % (card, slot, self.g.run("dmesg | tail -20")[0])
+        return self.g.check("ls -d %s" % pcdev).strip()
+
+    def assert_ours(self, pcdev, driver):
+        """The PC Card device is driven by our out-of-tree module."""
+        got = self.g.check("basename $(readlink -f %s/driver)" % pcdev).strip()
+        assert got == driver, "%s is driven by %s" % (pcdev, got)
+        assert "O" in self.g.check("cat /sys/module/%s/taint" % driver), \
+            "%s is not our out-of-tree module" % driver
 
 
 class Rig(CfRig):
@@ -122,9 +227,11 @@ class Rig(CfRig):
         return "\n".join(self.g.dmesg().splitlines()[mark:])
 
 
-@pytest.fixture(scope="module")
-def rig(tmp_path_factory):
-    with pk.rolling_tolerance(MATRIX_NAME):
+@pytest.fixture(scope="module", params=KERNELS, ids=[k for k, _ in KERNELS])
+def rig(request, tmp_path_factory):
+    kernel, matrix_name = request.param
+    with pk.rolling_tolerance(matrix_name):
+        ko = pk.our_modules(matrix_name, OUR_DRIVERS, tmp_path_factory.mktemp("ko-" + kernel))
         images, args = card_images(tmp_path_factory.mktemp("cf-images-cardbus"),
                                    list(BRIDGES))
         for slot, (device, dev) in BRIDGES.items():
@@ -133,21 +240,31 @@ def rig(tmp_path_factory):
                      % (slot, slot, slot)]
         args += ["-device", "%s,id=rc7f,addr=0x%x" % OLD_RICOH,
                  "-device", "%s,id=ti0,addr=0x%x" % BARE_TI]
+        for slot, (device, dev) in OURS.items():
+            args += ["-device", "%s,id=%s,addr=0x%x" % (device, slot, dev)]
         net = CardBusNic("rc7f", OLD_RICOH[1])
         args += net.qemu_args() + net.card_args()
+        our_net = OurNic()
+        args += our_net.qemu_args()
+        files = dict(guest_tools(), **rig_tools())
         net.start()
-        guest = Guest("cardbus-" + KERNEL, kernel=KERNEL, modules=MODULES,
-                      load=MODULES, qemu_args=args)
+        our_net.start()
+        guest = Guest("cardbus-" + kernel, kernel=kernel, modules=MODULES,
+                      load=MODULES, extra_ko=ko, files=files, qemu_args=args)
         try:
             guest.start()
         except Exception:
             net.stop()
+            our_net.stop()
             raise
     try:
-        yield Rig(guest, images, net)
+        r = Rig(guest, images, net)
+        r.ours = OurCards(guest, our_net)
+        yield r
     finally:
         guest.stop()
         net.stop()
+        our_net.stop()
 
 
 def test_yenta_binds_both_bridges(rig):
@@ -255,8 +372,8 @@ def test_clkrun(rig):
     log = rig.reload("disable_clkrun=1")
     bits, regs = clkrun_bits(rig)
     assert bits == (True, True, False), "registers 0x%08x 0x%04x 0x%04x" % regs
-    # both TIs (function 0) and the Ricoh of revision 0xb3, not the one of 0x7f
-    assert log.count("Disabling CLKRUN feature") == 3, log
+    # the TIs (function 0) and the Ricohs of revision 0xb3, not the one of 0x7f
+    assert log.count("Disabling CLKRUN feature") == len(ALL_DEVS) - 1, log
     assert rig.reg(BARE_TI[1], TI_SYSCTL, 4) & TI_KEEPCLK
     set_regs = regs
 
@@ -278,4 +395,48 @@ def test_clkrun(rig):
     assert "CLKRUN" not in log, log
     for slot in BRIDGES:
         rig.assert_reads_back(slot)
+    g.assert_clean_kernel_log()
+
+
+# ------------------------------------------------- our drivers behind yenta
+
+# (slot, reader, APDU case of screaders.APDU_CASES): each reader behind
+# the TI and behind the Ricoh, both kinds at once, then crossed over
+READER_RUNS = [("tio", "cm4000", ("dual", "-p 0", 0)),
+               ("rco", "cm4040", ("dual", "-p 1", 1)),
+               ("tio", "cm4040", ("t0only", "", 0)),
+               ("rco", "cm4000", ("t1only", "", 1))]
+
+
+@pytest.mark.parametrize("slot,model,case", READER_RUNS,
+                         ids=["%s-%s" % r[:2] for r in READER_RUNS])
+def test_our_reader(rig, slot, model, case):
+    """Our cm4000_cs or cm4040_cs binds the reader behind the bridge, and
+    the tools read the ATR, exchange APDUs and see the smart card go and
+    come back."""
+    cards = rig.ours
+    pcdev = cards.put(slot, model)
+    cards.assert_ours(pcdev, READERS[model][3])
+    assert cards.node_there(model), "no %s" % READERS[model][2]
+    check_atr_reads_back(cards, model, "dual")
+    check_apdu_round_trip(cards, model, *case)
+    check_card_removal_reported(cards, model)
+    rig.g.assert_clean_kernel_log()
+
+
+@pytest.mark.parametrize("slot", list(OURS))
+def test_our_axnet(rig, slot):
+    """Our axnet_cs binds the AX88190 behind the bridge, pings its peer
+    through the bridge's windows and interrupt, and lets go of a card
+    ejected without warning."""
+    g, cards = rig.g, rig.ours
+    net = cards.net
+    pcdev = cards.put(slot, "axnet")
+    cards.assert_ours(pcdev, "axnet_cs")
+    ifc = net.up(g)
+    assert g.check("cat /sys/class/net/%s/address" % ifc).strip() == AXNET_MAC
+    assert net.wait_up(g, 20), "no carrier on %s" % ifc
+    assert net.ping(g, count=3) == 3
+    cards.take_out(slot)
+    assert net.ping(g, count=1, wait=2) == 0, "a ping went out without the card"
     g.assert_clean_kernel_log()
