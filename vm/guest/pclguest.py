@@ -462,6 +462,12 @@ LOG_PROBLEMS = [
         r"hung_task", r"\brcu: INFO: .*detected stall",
         r"kmemleak: \d+ new suspected memory leak")
 ]
+# Boot banners of a debug kernel that a pattern above would take for a
+# report: a line matching one of these is not a problem.
+LOG_BANNERS = [
+    re.compile(p) for p in (
+        r"RCU lockdep checking is enabled",)
+]
 TAINT_FLAGS = "PFSRMBUDAWCIOELKXTNJ"     # bit n is TAINT_FLAGS[n]
 ALLOWED_TAINT = "OE"
 
@@ -817,7 +823,8 @@ class Guest:
     def kernel_log_problems(self):
         """Everything that makes the kernel log unclean, one line each."""
         problems = [line for line in self.dmesg().splitlines()
-                    if any(rx.search(line) for rx in LOG_PROBLEMS)]
+                    if any(rx.search(line) for rx in LOG_PROBLEMS)
+                    and not any(rx.search(line) for rx in LOG_BANNERS)]
         bad = "".join(c for c in self.tainted() if c not in ALLOWED_TAINT)
         if bad:
             problems.append("kernel tainted: %s" % bad)
