@@ -194,6 +194,7 @@ static int c589_probe(struct pcmcia_device *link)
 	ndev->watchdog_timeo = C589_TX_TIMEOUT;
 	ndev->base_addr = priv->io;
 	ndev->irq = link->irq;
+	netif_carrier_off(ndev);	/* until open finds the link */
 	rc = register_netdev(ndev);
 	if (rc)
 		goto fail;
