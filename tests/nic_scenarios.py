@@ -68,6 +68,10 @@ LOG = {
                                    "SetRxFilter takes all multicast frames or none"),
     "ours:axnet_cs": dict(reset="did not finish its reset",
                           down=": link down", up=": link up"),
+    "ours:3c589_cs": dict(reset="did not finish its reset",
+                          down=": link down", up=": link up",
+                          all_multicast="the 3c589 has no multicast group filter: "
+                                        "SetRxFilter takes all multicast frames or none"),
 }
 
 
