@@ -126,10 +126,8 @@ struct c589_dev {
 extern const struct net_device_ops c589_netdev_ops;
 extern const struct ethtool_ops c589_ethtool_ops;
 int c589_chip_reset(struct c589_dev *priv);
-void c589_hw_start(struct c589_dev *priv);
-void c589_quiesce(struct c589_dev *priv);
-void c589_media_start(struct c589_dev *priv);
-void c589_media_stop(struct c589_dev *priv);
+void c589_start(struct c589_dev *priv);
+void c589_halt(struct c589_dev *priv);
 void c589_set_xcvr(struct c589_dev *priv, enum c589_xcvr xcvr);
 const char *c589_xcvr_name(enum c589_xcvr xcvr);
 void c589_nic_init(struct c589_dev *priv);

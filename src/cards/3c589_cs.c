@@ -154,6 +154,14 @@ static int c589_check_chip(struct c589_dev *priv)
 	return 0;
 }
 
+/* The card's resources and the net_device (unregistered) go; NAPI with it. */
+static void c589_release(struct pcmcia_device *link, struct net_device *ndev)
+{
+	pcmcia_disable_device(link);
+	link->priv = NULL;
+	free_netdev(ndev);
+}
+
 static int c589_probe(struct pcmcia_device *link)
 {
 	struct net_device *ndev;
@@ -205,22 +213,17 @@ static int c589_probe(struct pcmcia_device *link)
 	return 0;
 
 fail:
-	pcmcia_disable_device(link);
-	link->priv = NULL;
-	netif_napi_del(&priv->napi);
-	free_netdev(ndev);
+	c589_release(link, ndev);
 	return rc;
 }
 
 static void c589_remove(struct pcmcia_device *link)
 {
-	struct c589_dev *priv = link->priv;
+	struct net_device *ndev = ((struct c589_dev *)link->priv)->ndev;
 
-	netif_device_detach(priv->ndev);
-	unregister_netdev(priv->ndev);
-	pcmcia_disable_device(link);
-	link->priv = NULL;
-	free_netdev(priv->ndev);
+	netif_device_detach(ndev);
+	unregister_netdev(ndev);
+	c589_release(link, ndev);
 }
 
 /* Suspended, the card keeps nothing: resume resets and reprograms it. */
@@ -230,10 +233,8 @@ static int c589_suspend(struct pcmcia_device *link)
 
 	rtnl_lock();
 	netif_device_detach(priv->ndev);
-	if (netif_running(priv->ndev)) {
-		c589_media_stop(priv);
-		c589_quiesce(priv);
-	}
+	if (netif_running(priv->ndev))
+		c589_halt(priv);
 	rtnl_unlock();
 	return 0;
 }
@@ -243,12 +244,10 @@ static int c589_resume(struct pcmcia_device *link)
 	struct c589_dev *priv = link->priv;
 
 	rtnl_lock();
-	if (netif_running(priv->ndev)) {
-		if (c589_chip_reset(priv))
-			netdev_err(priv->ndev, "the card did not finish its reset\n");
-		c589_hw_start(priv);
-		c589_media_start(priv);
-	}
+	if (netif_running(priv->ndev) && c589_chip_reset(priv))
+		netdev_err(priv->ndev, "the card did not finish its reset\n");
+	if (netif_running(priv->ndev))
+		c589_start(priv);
 	netif_device_attach(priv->ndev);
 	rtnl_unlock();
 	return 0;

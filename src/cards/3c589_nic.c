@@ -23,6 +23,7 @@
 #include <linux/ethtool.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
+#include <linux/linkmode.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 
@@ -165,7 +166,7 @@ again:
 	schedule_delayed_work(&priv->media_poll, C589_MEDIA_POLL);
 }
 
-void c589_media_start(struct c589_dev *priv)
+static void c589_media_start(struct c589_dev *priv)
 {
 	if (priv->xcvr != C589_XCVR_TP) {
 		netif_carrier_on(priv->ndev);
@@ -176,7 +177,7 @@ void c589_media_start(struct c589_dev *priv)
 	schedule_delayed_work(&priv->media_poll, 0);
 }
 
-void c589_media_stop(struct c589_dev *priv)
+static void c589_media_stop(struct c589_dev *priv)
 {
 	cancel_delayed_work_sync(&priv->media_poll);
 }
@@ -219,7 +220,7 @@ static void c589_hw_init(struct c589_dev *priv)
 	c589_set_irq_mask(priv, C589_IRQS);
 }
 
-void c589_hw_start(struct c589_dev *priv)
+static void c589_hw_start(struct c589_dev *priv)
 {
 	/* first NAPI, which the unmasked chip may need at once */
 	napi_enable(&priv->napi);
@@ -234,7 +235,7 @@ void c589_hw_start(struct c589_dev *priv)
  * Stop the chip and everything that drives it: the restart work, NAPI.
  * Process context; the interrupt handler stays registered.
  */
-void c589_quiesce(struct c589_dev *priv)
+static void c589_quiesce(struct c589_dev *priv)
 {
 	unsigned long io = priv->io;
 	bool running;
@@ -256,6 +257,20 @@ void c589_quiesce(struct c589_dev *priv)
 		return;
 	cancel_work_sync(&priv->restart);
 	napi_disable(&priv->napi);
+}
+
+/* The card programmed and running, its link followed: open and resume. */
+void c589_start(struct c589_dev *priv)
+{
+	c589_hw_start(priv);
+	c589_media_start(priv);
+}
+
+/* Nothing runs on the card any more: stop and suspend. */
+void c589_halt(struct c589_dev *priv)
+{
+	c589_media_stop(priv);
+	c589_quiesce(priv);
 }
 
 /* Hand the chip to the restart work (lock held). */
@@ -620,8 +635,7 @@ static int c589_open(struct net_device *ndev)
 			 ndev->name, priv);
 	if (rc)
 		return rc;
-	c589_hw_start(priv);
-	c589_media_start(priv);
+	c589_start(priv);
 	netif_start_queue(ndev);
 	return 0;
 }
@@ -631,8 +645,7 @@ static int c589_stop(struct net_device *ndev)
 	struct c589_dev *priv = netdev_priv(ndev);
 
 	netif_stop_queue(ndev);
-	c589_media_stop(priv);
-	c589_quiesce(priv);
+	c589_halt(priv);
 	free_irq(priv->link->irq, priv);
 	netif_carrier_off(ndev);
 	return 0;
@@ -703,13 +716,14 @@ static int c589_get_link_ksettings(struct net_device *ndev,
 				   struct ethtool_link_ksettings *cmd)
 {
 	struct c589_dev *priv = netdev_priv(ndev);
+	unsigned long *modes = cmd->link_modes.supported;
 
-	ethtool_link_ksettings_zero_link_mode(cmd, supported);
-	ethtool_link_ksettings_add_link_mode(cmd, supported, 10baseT_Half);
-	ethtool_link_ksettings_add_link_mode(cmd, supported, TP);
-	ethtool_link_ksettings_add_link_mode(cmd, supported, BNC);
-	ethtool_link_ksettings_add_link_mode(cmd, supported, AUI);
-	ethtool_link_ksettings_zero_link_mode(cmd, advertising);
+	linkmode_zero(modes);
+	linkmode_set_bit(ETHTOOL_LINK_MODE_10baseT_Half_BIT, modes);
+	linkmode_set_bit(ETHTOOL_LINK_MODE_TP_BIT, modes);
+	linkmode_set_bit(ETHTOOL_LINK_MODE_BNC_BIT, modes);
+	linkmode_set_bit(ETHTOOL_LINK_MODE_AUI_BIT, modes);
+	linkmode_zero(cmd->link_modes.advertising);
 	cmd->base.speed = SPEED_10;
 	cmd->base.duplex = DUPLEX_HALF;
 	cmd->base.autoneg = AUTONEG_DISABLE;
