@@ -17,6 +17,12 @@ inserted again; with the card's wire-rate at 10 Mbit/s, TCP payload
 against the wire; a card whose reset never completes (the model's fault
 option).  Each scenario leaves the card up and working.
 
+The tests of our own drivers share more: their guest (ours_fixture, a
+fixture of one boot per kernel with our driver, a card in socket A and a
+segment for one in socket B), and the checks of what only our drivers
+have (check_*: naming itself to ethtool, a transmit timeout, suspend and
+resume); check_without_pacing serves upstream's 3c589_cs as well.
+
 TCP transfer size: CI 2 MiB each way, PCL_STRESS=soak 16 MiB.
 """
 
@@ -175,6 +181,24 @@ def ours_guest(name, kernel, matrix_name, our_bridge, driver, card, spare, kodir
             append="tsc=unstable"))
     with stack:
         yield OurRigs(guest, driver, card, spare)
+
+
+def ours_fixture(prefix, driver, device, macs, kernels, wire_rate=0):
+    """The module-scoped fixture `rig` of a test of our driver: one
+    ours_guest boot per kernel of kernels, each a (guest kernel,
+    kernels.matrix line, whether our i82092 drives the bridge), named
+    prefix-kernel; the QEMU device in socket A has MAC macs[0], the one
+    socket B gets macs[1], both on wires of wire_rate.  A test file says
+    `rig = ours_fixture(...)`."""
+    @pytest.fixture(scope="module", params=kernels, ids=[k[0] for k in kernels])
+    def rig(request, tmp_path_factory):
+        kernel, matrix_name, our_bridge = request.param
+        card = NetRig(0, device, "nic0", "pcc.0", macs[0], wire_rate=wire_rate)
+        spare = NetRig(1, device, "nic1", "pcc.1", macs[1], wire_rate=wire_rate)
+        with ours_guest("%s-%s" % (prefix, kernel), kernel, matrix_name, our_bridge,
+                        driver, card, spare, tmp_path_factory.mktemp("ko-" + kernel)) as rigs:
+            yield rigs
+    return rig
 
 
 def ethinfo(g, ifc):

@@ -28,10 +28,9 @@ minutes of scenarios under TCG.
 
 import pytest
 
-from netrig import NetRig
 from nic_scenarios import *     # noqa: F401,F403 - the rig's scenarios
 from nic_scenarios import (SOAK, check_ours_names_itself, check_suspend_and_resume,
-                           check_transmit_timeout, check_without_pacing, ours_guest)
+                           check_transmit_timeout, check_without_pacing, ours_fixture)
 
 DRIVER = "3c589_cs"
 DEVICE = "pcmcia-3c589"
@@ -43,15 +42,8 @@ if SOAK:
 XDIST_SPLIT = "rig"
 UNPACED_TCP_BYTES = 512 << 10
 
-
-@pytest.fixture(scope="module", params=KERNELS, ids=[k[0] for k in KERNELS])
-def rig(request, tmp_path_factory):
-    kernel, matrix_name, our_bridge = request.param
-    card = NetRig(0, DEVICE, "nic0", "pcc.0", "00:10:4b:35:89:10", wire_rate=LINE_RATE)
-    spare = NetRig(1, DEVICE, "nic1", "pcc.1", "00:10:4b:35:89:11", wire_rate=LINE_RATE)
-    with ours_guest("3c589-" + kernel, kernel, matrix_name, our_bridge, DRIVER, card,
-                    spare, tmp_path_factory.mktemp("ko-" + kernel)) as rigs:
-        yield rigs
+rig = ours_fixture("3c589", DRIVER, DEVICE, ("00:10:4b:35:89:10", "00:10:4b:35:89:11"),
+                   KERNELS, wire_rate=LINE_RATE)
 
 
 @pytest.fixture

@@ -23,10 +23,9 @@ and about 4 minutes of scenarios under TCG.
 
 import pytest
 
-from netrig import NetRig
 from nic_scenarios import *     # noqa: F401,F403 - the rig's scenarios
 from nic_scenarios import (check_ours_names_itself, check_suspend_and_resume,
-                           check_transmit_timeout, ethinfo, ours_guest, second_card)
+                           check_transmit_timeout, ethinfo, ours_fixture, second_card)
 
 DRIVER = "axnet_cs"
 DEVICE = "pcmcia-ax88190"
@@ -34,15 +33,7 @@ DEVICE = "pcmcia-ax88190"
 KERNELS = [("7.3", "trixie-bpo", True), ("6.12", "bookworm-6.12", False)]
 XDIST_SPLIT = "rig"
 
-
-@pytest.fixture(scope="module", params=KERNELS, ids=[k[0] for k in KERNELS])
-def rig(request, tmp_path_factory):
-    kernel, matrix_name, our_bridge = request.param
-    card = NetRig(0, DEVICE, "nic0", "pcc.0", "02:00:4a:58:19:00")
-    spare = NetRig(1, DEVICE, "nic1", "pcc.1", "02:00:4a:58:19:01")
-    with ours_guest("axn-" + kernel, kernel, matrix_name, our_bridge, DRIVER, card,
-                    spare, tmp_path_factory.mktemp("ko-" + kernel)) as rigs:
-        yield rigs
+rig = ours_fixture("axn", DRIVER, DEVICE, ("02:00:4a:58:19:00", "02:00:4a:58:19:01"), KERNELS)
 
 
 @pytest.fixture

@@ -130,6 +130,7 @@ void c589_start(struct c589_dev *priv);
 void c589_halt(struct c589_dev *priv);
 void c589_set_xcvr(struct c589_dev *priv, enum c589_xcvr xcvr);
 const char *c589_xcvr_name(enum c589_xcvr xcvr);
-void c589_nic_init(struct c589_dev *priv);
+struct c589_dev *c589_nic_init(struct net_device *ndev,
+			       struct pcmcia_device *link);
 
 #endif /* PCL_3C589_H */

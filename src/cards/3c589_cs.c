@@ -79,35 +79,34 @@ static int c589_enable(struct pcmcia_device *link)
 	return pcmcia_enable_device(link);
 }
 
-/* The address from the CIS or the EEPROM; window 0 selected. */
-static int c589_read_mac(struct c589_dev *priv, u8 *addr)
+/*
+ * The station address, from the CIS or the EEPROM (window 0 selected); a
+ * random one if the card's is not valid.
+ */
+static int c589_get_mac(struct c589_dev *priv)
 {
+	u8 addr[ETH_ALEN];
 	u16 word;
 	int i, rc;
 
-	if (el3_cis_node_id(priv->link, addr))
-		return 0;
-	for (i = 0; i < ETH_ALEN / 2; i++) {
-		rc = el3_eeprom_read(priv->io, C589_EEPROM_READ,
-				     C589_EE_NODE + i, &word);
-		if (rc)
-			return rc;
-		addr[2 * i] = word >> 8;
-		addr[2 * i + 1] = word & 0xff;
+	if (!el3_cis_node_id(priv->link, addr)) {
+		for (i = 0; i < ETH_ALEN / 2; i++) {
+			rc = el3_eeprom_read(priv->io, C589_EEPROM_READ,
+					     C589_EE_NODE + i, &word);
+			if (rc)
+				return rc;
+			addr[2 * i] = word >> 8;
+			addr[2 * i + 1] = word & 0xff;
+		}
 	}
-	return 0;
-}
-
-static void c589_set_mac(struct c589_dev *priv, const u8 *addr)
-{
 	if (is_valid_ether_addr(addr)) {
 		eth_hw_addr_set(priv->ndev, addr);
-	} else {
-		eth_hw_addr_random(priv->ndev);
-		dev_warn(&priv->link->dev,
-			 "the card holds no valid address (%pM), using %pM\n",
-			 addr, priv->ndev->dev_addr);
+		return 0;
 	}
+	eth_hw_addr_random(priv->ndev);
+	dev_warn(&priv->link->dev, "the card holds no valid address (%pM), using %pM\n",
+		 addr, priv->ndev->dev_addr);
+	return 0;
 }
 
 /* The transceiver if_port asks for, or the one the EEPROM names. */
@@ -166,33 +165,27 @@ static int c589_probe(struct pcmcia_device *link)
 {
 	struct net_device *ndev;
 	struct c589_dev *priv;
-	u8 addr[ETH_ALEN];
 	int rc;
 
 	ndev = alloc_etherdev(sizeof(*priv));
 	if (!ndev)
 		return -ENOMEM;
-	priv = netdev_priv(ndev);
-	priv->ndev = ndev;
-	priv->link = link;
+	priv = c589_nic_init(ndev, link);
 	priv->msg_enable = C589_MSG_DEFAULT;
-	link->priv = priv;
-	c589_nic_init(priv);
 
 	rc = c589_enable(link);
-	if (rc)
-		goto fail;
-	priv->io = link->resource[0]->start;
-	rc = c589_check_chip(priv);
+	if (!rc) {
+		priv->io = link->resource[0]->start;
+		rc = c589_check_chip(priv);
+	}
 	if (rc)
 		goto fail;
 	el3_window(priv->io, 0);
-	rc = c589_read_mac(priv, addr);
+	rc = c589_get_mac(priv);
 	if (rc) {
 		dev_err(&link->dev, "cannot read the card's EEPROM (%d)\n", rc);
 		goto fail;
 	}
-	c589_set_mac(priv, addr);
 	c589_set_xcvr(priv, c589_pick_xcvr(priv));
 	el3_window(priv->io, 1);
 

@@ -781,11 +781,19 @@ const struct ethtool_ops c589_ethtool_ops = {
 	.set_msglevel		= c589_set_msglevel,
 };
 
-void c589_nic_init(struct c589_dev *priv)
+/* The driver's state of a new card, in @ndev's private area. */
+struct c589_dev *c589_nic_init(struct net_device *ndev,
+			       struct pcmcia_device *link)
 {
+	struct c589_dev *priv = netdev_priv(ndev);
+
+	priv->ndev = ndev;
+	priv->link = link;
+	link->priv = priv;
 	spin_lock_init(&priv->lock);
 	INIT_WORK(&priv->restart, c589_restart_work);
 	INIT_DELAYED_WORK(&priv->media_poll, c589_media_work);
 	netif_napi_add(priv->ndev, &priv->napi, c589_poll);
 	priv->rx_filter = EL3_RXF_STATION | EL3_RXF_BROADCAST;
+	return priv;
 }
