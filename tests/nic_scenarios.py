@@ -17,6 +17,12 @@ inserted again; with the card's wire-rate at 10 Mbit/s, TCP payload
 against the wire; a card whose reset never completes (the model's fault
 option).  Each scenario leaves the card up and working.
 
+The tests of our own drivers share more: their guest (ours_fixture, a
+fixture of one boot per kernel with our driver, a card in socket A and a
+segment for one in socket B), and the checks of what only our drivers
+have (check_*: naming itself to ethtool, a transmit timeout, suspend and
+resume); check_without_pacing serves upstream's 3c589_cs as well.
+
 TCP transfer size: CI 2 MiB each way, PCL_STRESS=soak 16 MiB.
 """
 
@@ -27,8 +33,10 @@ import threading
 
 import pytest
 
-from netrig import NetRig, ip_mcast_mac, mac_text, mcast_bin, rig_tools
+import pclkernels as pk
+from netrig import PEER_MAC, NetRig, ip_mcast_mac, mac_text, mcast_bin, rig_tools
 from pclguest import Guest
+from screaders import tools_dir
 
 __all__ = [
     "test_driver_binds", "test_arp_and_ping", "test_full_frames",
@@ -43,6 +51,7 @@ TCP_BYTES = (16 if SOAK else 2) << 20
 BURST = 400
 WIRE_RATE = 10000000
 WIRE_BYTES = 2 << 20
+SOCKET_PM = "/sys/class/pcmcia_socket/pcmcia_socket0/card_pm_state"
 
 # A driver's habits: what it logs for a chip whose reset never ends
 # (reset), for the PHY's link going down and coming up (down, up); why it
@@ -68,6 +77,10 @@ LOG = {
                                    "SetRxFilter takes all multicast frames or none"),
     "ours:axnet_cs": dict(reset="did not finish its reset",
                           down=": link down", up=": link up"),
+    "ours:3c589_cs": dict(reset="did not finish its reset",
+                          down=": link down", up=": link up",
+                          all_multicast="the 3c589 has no multicast group filter: "
+                                        "SetRxFilter takes all multicast frames or none"),
 }
 
 
@@ -131,6 +144,165 @@ def upstream_guest(name, kernel, bridge, cards, wire_rates=None, **kw):
     with rig_guest(name, kernel, ["-device", "i82092,id=" + bridge], rigs.values(),
                    modules=drivers, **kw) as guest:
         yield CardRigs(guest, kernel, rigs)
+
+
+class OurRigs:
+    """A guest boot with our driver (ours_guest): the card in socket A,
+    up from the start, and socket B's segment, whose card a scenario
+    plugs in (second_card)."""
+
+    def __init__(self, guest, driver, card, spare):
+        self.g = guest
+        self.driver = driver
+        self.card = card
+        self.spare = spare
+
+
+@contextlib.contextmanager
+def ours_guest(name, kernel, matrix_name, our_bridge, driver, card, spare, kodir):
+    """A guest of kernel (kernels.matrix line matrix_name) with an 82092
+    (id "pcc"), driven by our i82092 where our_bridge, else upstream's,
+    and our driver built into kodir; card and spare: the NetRigs of
+    sockets A and B.  tests/tools/ethinfo is there.  Yields an OurRigs.
+    On a rolling kernel under PCL_ROLLING_SOFT=1 a failed build or boot
+    is an expected failure."""
+    card.log = habits(driver, ours=True)
+    names = [driver] + (["i82092"] if our_bridge else [])
+    stack = contextlib.ExitStack()
+    with pk.rolling_tolerance(matrix_name):
+        ko = pk.our_modules(matrix_name, names, kodir)
+        setup = ["pcl-insmod " + driver]
+        if our_bridge:
+            setup.append("pcl-insmod i82092 && pcl-socket-startup")
+        guest = stack.enter_context(rig_guest(
+            name, kernel, ["-device", "i82092,id=pcc"], [card], spares=[spare],
+            setup=setup, extra_ko=ko, load=[] if our_bridge else ["i82092"],
+            files={"/pcl/bin/ethinfo": os.path.join(tools_dir(), "ethinfo")},
+            append="tsc=unstable"))
+    with stack:
+        yield OurRigs(guest, driver, card, spare)
+
+
+def ours_fixture(prefix, driver, device, macs, kernels, wire_rate=0):
+    """The module-scoped fixture `rig` of a test of our driver: one
+    ours_guest boot per kernel of kernels, each a (guest kernel,
+    kernels.matrix line, whether our i82092 drives the bridge), named
+    prefix-kernel; the QEMU device in socket A has MAC macs[0], the one
+    socket B gets macs[1], both on wires of wire_rate.  A test file says
+    `rig = ours_fixture(...)`."""
+    @pytest.fixture(scope="module", params=kernels, ids=[k[0] for k in kernels])
+    def rig(request, tmp_path_factory):
+        kernel, matrix_name, our_bridge = request.param
+        card = NetRig(0, device, "nic0", "pcc.0", macs[0], wire_rate=wire_rate)
+        spare = NetRig(1, device, "nic1", "pcc.1", macs[1], wire_rate=wire_rate)
+        with ours_guest("%s-%s" % (prefix, kernel), kernel, matrix_name, our_bridge,
+                        driver, card, spare, tmp_path_factory.mktemp("ko-" + kernel)) as rigs:
+            yield rigs
+    return rig
+
+
+def ethinfo(g, ifc):
+    """What tests/tools/ethinfo says of ifc, as {key: rest of the line}."""
+    out = g.check("ethinfo " + ifc)
+    return dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+
+
+def check_ours_names_itself(rigs, speed, link_up):
+    """Socket A's card is driven by our out-of-tree module, which names
+    itself to ethtool (ethinfo): driver, bus, link, and the link settings
+    speed ("SPEED" line); the kernel log has its link_up message."""
+    g, r = rigs.g, rigs.card
+    ifc = r.iface(g)
+    assert "O" in g.check("cat /sys/module/%s/taint" % rigs.driver), \
+        "the card is not driven by our out-of-tree module"
+    got = ethinfo(g, ifc)
+    assert got["DRIVER"] == rigs.driver
+    assert got["BUS"] == "%d.0" % r.socket
+    assert got["LINK"] == "1"
+    assert got["SPEED"] == speed, got
+    assert g.run("dmesg | grep -q '%s: %s'" % (ifc, link_up))[1] == 0, \
+        "no '%s' in the kernel log" % link_up
+    g.assert_clean_kernel_log()
+
+
+@contextlib.contextmanager
+def second_card(rigs, **props):
+    """The spare segment's card in socket B (device properties props on
+    top of the rig's), up, for the with block; gone after it."""
+    g, r = rigs.g, rigs.spare
+    g.device_add(r.driver, **dict(r.card_props(), **props))
+    try:
+        ifc = r.up(g)
+        assert r.wait_up(g), "%s: no carrier" % ifc
+        yield ifc
+    finally:
+        g.device_del(r.card_id)
+    assert g.wait_for("[ ! -e /sys/bus/pcmcia/devices/%d.0 ]" % r.socket, 30)
+
+
+def check_transmit_timeout(rigs):
+    """A card in socket B on a 4000 bit/s wire, where a full frame takes
+    3 s to leave: four full-size pings fill the card's transmit buffers
+    and the queue stays stopped past the driver's watchdog, while a small
+    frame takes a quarter of a second.  The driver resets the card and
+    counts an error, and the card works again (the frames the reset
+    aborted no longer hold the wire)."""
+    g, b = rigs.g, rigs.spare
+    with second_card(rigs, wire_rate=4000) as ifc:
+        # the peer's MAC known: the big frames go out without ARP first
+        g.check("arp -i %s -s %s %s" % (ifc, b.peer_ip, mac_text(PEER_MAC)))
+        resets = dmesg_count(g, "%s: transmit timed out" % ifc)
+        g.run("ping -c 4 -i 0.1 -W 3 -s 1472 %s" % b.peer_ip, timeout=60)
+        assert g.wait_for("[ $(dmesg | grep -c '%s: transmit timed out') -gt %d ]"
+                          % (ifc, resets), 30), "no transmit timeout:\n" + g.run(
+                              "ip neigh; cat /sys/class/net/%s/statistics/tx_*" % ifc)[0]
+        assert b.sysfs(g, "statistics/tx_errors") > 0
+        # the later pings still queued would each stop the queue again:
+        # down and up drops them
+        g.check("ip link set %s down && ip link set %s up" % (ifc, ifc))
+        assert b.wait_up(g), "%s: no carrier after down and up" % ifc
+        assert b.ping(g, count=1, wait=10) == 1, "no traffic after the reset"
+    assert rigs.card.ping(g, count=3) == 3
+    g.assert_clean_kernel_log()
+
+
+def check_suspend_and_resume(rigs, socket_pm=SOCKET_PM):
+    """PC Card suspend and resume of socket A's card, with TCP traffic
+    before and after; nothing passes while it is suspended."""
+    g, r = rigs.g, rigs.card
+    ifc = r.iface(g)
+    assert r.tcp_to_guest(g, 256 << 10)[0], "TCP before the suspend"
+    g.check("echo off > %s" % socket_pm)
+    assert g.wait_for("grep -qx off %s" % socket_pm, 30)
+    assert r.ping(g, count=1, wait=2) == 0, "a ping went through a suspended card"
+    g.check("echo on > %s" % socket_pm)
+    assert g.wait_for("grep -qx on %s" % socket_pm, 30)
+    assert r.wait_up(g), "%s: no carrier after the resume" % ifc
+    assert r.ping(g, size=1472, count=3) == 3
+    assert r.tcp_to_guest(g, 256 << 10, seed=2)[0], "TCP after the resume"
+    assert r.tcp_from_guest(g, 256 << 10)[0], "TCP after the resume"
+    g.assert_clean_kernel_log()
+
+
+def check_without_pacing(g, r, driver, nbytes):
+    """The card inserted again with wire-rate 0, where every burst of
+    frames arrives at once: a burst overruns the receiver (the driver
+    counts it) and TCP into the guest still completes, through
+    retransmissions; then back at the rig's own rate."""
+    assert r.eject(g)
+    rate, r.wire_rate = r.wire_rate, 0
+    try:
+        r.insert(g)
+        test_receive_ring_overrun((g, r, driver))
+        ok, seconds = r.tcp_to_guest(g, nbytes, seed=4)
+        print("%s to-guest without pacing: %d bytes in %.1f s (%.0f KB/s)"
+              % (driver, nbytes, seconds, nbytes / seconds / 1024))
+        assert ok, "TCP into the guest without pacing: data corrupted or cut short"
+    finally:
+        r.eject(g)
+        r.wire_rate = rate
+        r.insert(g)
+    assert r.ping(g, count=3) == 3
 
 
 def dmesg_count(g, text):

@@ -28,7 +28,7 @@ machine under TCG.
 import pytest
 
 from nic_scenarios import *     # noqa: F401,F403 - the rig's scenarios
-from nic_scenarios import upstream_guest
+from nic_scenarios import check_without_pacing, upstream_guest
 
 BRIDGE = "pcc"
 KERNEL = "6.12"
@@ -78,21 +78,7 @@ def test_3c589_without_pacing(rig):
     """With wire-rate 0 every burst of frames arrives at once: the RX FIFO
     overflows (the driver counts it), and TCP into the guest still
     completes, through retransmissions."""
-    g, r = rig.g, rig.rigs["3c589"]
-    assert r.eject(g)
-    rate, r.wire_rate = r.wire_rate, 0
-    try:
-        r.insert(g)
-        test_receive_ring_overrun((g, r, CARDS["3c589"][3]))     # noqa: F405
-        ok, seconds = r.tcp_to_guest(g, UNPACED_TCP_BYTES, seed=4)
-        print("3c589_cs to-guest without pacing: %d bytes in %.1f s (%.0f KB/s)"
-              % (UNPACED_TCP_BYTES, seconds, UNPACED_TCP_BYTES / seconds / 1024))
-        assert ok, "TCP into the guest without pacing: data corrupted or cut short"
-    finally:
-        r.eject(g)
-        r.wire_rate = rate
-        r.insert(g)
-    assert r.ping(g, count=3) == 3
+    check_without_pacing(rig.g, rig.rigs["3c589"], CARDS["3c589"][3], UNPACED_TCP_BYTES)
 
 
 def test_kernel_log_clean(rig):
