@@ -228,10 +228,12 @@ kernel_locate()
 	while read -r name suite arch flags regex; do
 		if [[ ,$flags, == *,self,* ]]; then
 			selfkernel_resolve "$name" || continue
-			if [ "$(cat "$SK_DIR/guest/release" 2>/dev/null)" = "$kver" ]; then
+			pkg=$(cat "$SK_DIR/guest/release" 2>/dev/null) || pkg="(self-built, not built yet)"
+			if [ "$pkg" = "$kver" ]; then
 				kernel_prepare "$name"
 				return
 			fi
+			known+=$(printf '         %-20s %s' "$name" "$pkg")$'\n'
 			continue
 		fi
 		pkg=$(headers_resolve "$suite" "$regex") || continue
