@@ -29,10 +29,6 @@ from cfrig import CfRig, bridge_guest
 # (guest kernel, kernels.matrix line): trixie-backports' amd64 7.x, and our
 # own 32-bit 7.x (vm/kernels/i686.config), which has the ISA bus
 KERNELS = [("7.3", "trixie-bpo"), ("i686", "i686")]
-# A 32-bit kernel keeps the VGA hole, so the sockets get an upper memory
-# block that QEMU's _CRS does not list (vm/guest/rootfs/sbin/
-# pcl-socket-startup): the kernel must not limit PCI to _CRS.
-APPEND = {"i686": "pci=nocrs"}
 # parallel test workers (tests/conftest.py): one guest kernel each
 XDIST_SPLIT = "rig"
 MODULE = "i82365"
@@ -117,8 +113,7 @@ def rig(request, tmp_path_factory):
     kernel, matrix_name = request.param
     with bridge_guest(Rig, "i82365-" + kernel, kernel, matrix_name, MODULE,
                       tmp_path_factory.mktemp("cf-images-i82365-" + kernel),
-                      bridge="isa-i82365",
-                      append=APPEND.get(kernel, "")) as r:
+                      bridge="isa-i82365") as r:
         yield r
 
 

@@ -574,6 +574,12 @@ class Guest:
             # against the PIT wrongly by a factor of 40; guest sleeps and
             # timeouts then end far too early.
             cmdline += " tsc=unstable"
+        if self.kernel and self.kernel.config("64BIT") != "y":
+            # A 32-bit kernel keeps the VGA hole for itself, so its PC Card
+            # sockets get an upper memory block that QEMU's _CRS does not
+            # list (rootfs/sbin/pcl-socket-startup): PCI must not be
+            # limited to _CRS.
+            cmdline += " pci=nocrs"
         if batch:
             cmdline += " pcl.batch"
         if self.load:
