@@ -69,7 +69,11 @@ _sk_run()
 # configurations); prints its path.
 _sk_source()
 {
-	local src=$PCL_SELFBUILT/src/${SK_SRCVER//[~:+]/_} debs tarball
+	local src=$PCL_SELFBUILT/src/${SK_SRCVER//[~:+]/_} debs tarball lock
+	# every line's build uses the same tree: one unpack at a time
+	mkdir -p "$PCL_SELFBUILT"
+	exec {lock}>"$PCL_SELFBUILT/src.lock"
+	flock "$lock"
 	if [ ! -e "$src/.complete" ]; then
 		debs=$PCL_SELFBUILT/debs/$SK_PKG
 		rm -rf "$src" "$debs"
@@ -85,6 +89,7 @@ _sk_source()
 		rm -rf "$debs"
 		touch "$src/.complete"
 	fi
+	exec {lock}>&-
 	echo "$src"
 }
 
