@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # make lint: the kernel's own checkers over src/, zero findings allowed.
 #
-#   scripts/lint.sh [checkpatch] [sparse] [coccinelle]    (default: all)
+#   scripts/lint.sh [checkpatch] [sparse] [coccinelle] [waits]  (default: all)
 #
 # checkpatch.pl --strict and the Coccinelle semantic patches come from
 # Debian's linux-source-6.1 (bookworm), extracted once into the cache;
 # spatch is Debian's coccinelle.  sparse runs through kbuild (C=2) in the
 # chroots of PCL_LINT_KERNELS (matrix names), where kernel headers are.
-# Findings inside kernel headers are reported but are not ours.
+# Findings inside kernel headers are reported but are not ours.  "waits"
+# is this project's own checker (scripts/lint_waits.py).
 set -eu
 
 . "$(dirname "$0")/lib.sh"
@@ -181,12 +182,30 @@ lint_coccinelle()
 	report coccinelle "$rules semantic patches of 6.1, report mode" "$n"
 }
 
+# Our own rules (scripts/lint_waits.py): no busy-wait of 100 us or more,
+# no KERN_* level in a debug message.
+lint_waits()
+{
+	local logf=$PCL_LOGS/lint-waits.log files n
+	mapfile -t files < <(our_sources)
+	log "lint: busy-waits and debug levels in ${#files[@]} files"
+	mkdir -p "$PCL_LOGS"
+	/usr/bin/python3 "$PCL_TOP/scripts/lint_waits.py" "$PCL_TOP" "${files[@]}" >"$logf" 2>&1 || true
+	n=$(grep -c '^src/' "$logf" || true)
+	sed 's/^/    /' "$logf"
+	if grep -qv '^src/' "$logf"; then
+		printf 'error: lint_waits.py failed; log: %s\n' "$logf" >&2
+		n=$((n + 1))
+	fi
+	report waits "busy-wait >= 100 us, KERN_* in debug" "$n"
+}
+
 tools=("$@")
-[ ${#tools[@]} -gt 0 ] || tools=(checkpatch sparse coccinelle)
+[ ${#tools[@]} -gt 0 ] || tools=(checkpatch sparse coccinelle waits)
 for t in "${tools[@]}"; do
 	case $t in
-	checkpatch | sparse | coccinelle) "lint_$t" ;;
-	*) die "unknown lint tool '$t' (checkpatch, sparse, coccinelle)" ;;
+	checkpatch | sparse | coccinelle | waits) "lint_$t" ;;
+	*) die "unknown lint tool '$t' (checkpatch, sparse, coccinelle, waits)" ;;
 	esac
 done
 

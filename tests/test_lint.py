@@ -20,7 +20,7 @@ def findings(proc, tool):
     return int(m.group(1))
 
 
-@pytest.mark.parametrize("tool", ["checkpatch", "sparse", "coccinelle"])
+@pytest.mark.parametrize("tool", ["checkpatch", "sparse", "coccinelle", "waits"])
 def test_our_sources_are_clean(tool):
     proc = lint(tool)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -79,3 +79,72 @@ def test_planted_mistake_is_found(planted_tree, tool):
     assert proc.returncode != 0, proc.stdout
     assert findings(proc, tool) >= 1
     assert re.search(pattern, proc.stdout + proc.stderr), proc.stdout + proc.stderr
+
+
+# The waits checker (scripts/lint_waits.py): each "BAD" line must be
+# found, on its own line, and no "GOOD" line.
+PLANTED_WAITS = r"""// SPDX-License-Identifier: GPL-2.0-only
+#include <linux/delay.h>
+#include <linux/io.h>
+#include <linux/module.h>
+
+#define PCLW_POLLS	1000
+#define PCLW_FEW	10
+#define PCLW_LONG_US	(PCLW_FEW * 20)
+
+static unsigned long pclw_io;
+
+static int pclw_waits(void)
+{
+	int i;
+
+	mdelay(2);					/* BAD mdelay */
+	udelay(PCLW_LONG_US);				/* BAD udelay */
+	udelay(50);					/* GOOD short */
+	while (!(inb(pclw_io) & 1))			/* BAD unbounded */
+		cpu_relax();
+	for (i = 0; i < PCLW_POLLS; i++) {		/* BAD 2000 us */
+		if (inb(pclw_io) & 1)
+			break;
+		udelay(1);
+	}
+	for (i = 0; i < PCLW_FEW; i++) {		/* GOOD 60 us */
+		if (inb(pclw_io) & 1)
+			break;
+		udelay(5);
+	}
+	for (i = 0;; i++) {				/* BAD 1 ms on one path */
+		if (!(inb(pclw_io) & 1))
+			return 0;
+		if (i == PCLW_POLLS)
+			return -ETIMEDOUT;
+		if (in_atomic())
+			udelay(1);
+		else
+			usleep_range(50, 100);
+	}
+	while (inb(pclw_io) & 1)			/* GOOD sleeps */
+		usleep_range(100, 200);
+	pr_debug(KERN_INFO "pclw: %d\n", i);		/* BAD debug level */
+	pr_debug("\0016pclw: written out\n");		/* BAD expanded level */
+	dev_dbg(NULL, "pclw: KERN_INFO is only text here\n");	/* GOOD */
+	return 0;
+}
+"""
+
+
+def test_planted_waits_are_found(tmp_path):
+    src = tmp_path / "src" / "cards"
+    src.mkdir(parents=True)
+    (src / "pclwaits.c").write_text(PLANTED_WAITS)
+    proc = pk.run(["/usr/bin/python3", os.path.join(pk.TOP, "scripts", "lint_waits.py"),
+                   str(tmp_path), "src/cards/pclwaits.c"])
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    lines = PLANTED_WAITS.splitlines()
+    found = {int(m.group(1)) for m in
+             re.finditer(r"^src/cards/pclwaits\.c:(\d+): ", proc.stdout, re.M)}
+    bad = {n for n, text in enumerate(lines, 1) if "/* BAD" in text}
+    good = {n for n, text in enumerate(lines, 1) if "/* GOOD" in text}
+    assert bad - found == set(), "not found: lines %s\n%s" % (sorted(bad - found), proc.stdout)
+    assert found & good == set(), "wrongly found: %s\n%s" % (sorted(found & good), proc.stdout)
+    assert found <= bad, proc.stdout

@@ -14,12 +14,13 @@
 /*
  * A reset takes the chip about a millisecond; give it twenty before
  * calling it stuck.  Without sleeping (RxDiscard, from NAPI) a command
- * gets a millisecond.
+ * gets 40 polls 1 us apart, under 100 us with the bus reads: the chip
+ * drops a frame in a few microseconds.
  */
 #define EL3_WAIT_POLLS		200
 #define EL3_WAIT_US_MIN		50
 #define EL3_WAIT_US_MAX		100
-#define EL3_SPIN_US		1000
+#define EL3_SPIN_POLLS		40
 
 /* An EEPROM word takes 162 us to read. */
 #define EL3_EEPROM_US_MIN	170
@@ -39,41 +40,41 @@ static int el3_cmd_state(unsigned long io)
 	return status & EL3_ST_CMD_BUSY ? -EBUSY : 0;
 }
 
-/* Issue a command, then poll until the chip is idle: sleeping or not. */
-static int el3_cmd_poll(unsigned long io, enum el3_op op, u16 arg,
-			bool may_sleep)
-{
-	unsigned int polls = may_sleep ? EL3_WAIT_POLLS : EL3_SPIN_US;
-	unsigned int i;
-	int rc;
-
-	el3_cmd(io, op, arg);
-	for (i = 0;; i++) {
-		rc = el3_cmd_state(io);
-		if (rc != -EBUSY)
-			return rc;
-		if (i == polls)
-			return -ETIMEDOUT;
-		if (may_sleep)
-			usleep_range(EL3_WAIT_US_MIN, EL3_WAIT_US_MAX);
-		else
-			udelay(1);
-	}
-}
-
 /*
  * Issue a command and wait until the chip has carried it out; process
  * context.  -ETIMEDOUT: the chip stays busy; -ENODEV: the card has gone.
  */
 int el3_cmd_wait(unsigned long io, enum el3_op op, u16 arg)
 {
-	return el3_cmd_poll(io, op, arg, true);
+	unsigned int i;
+	int rc;
+
+	el3_cmd(io, op, arg);
+	for (i = 0; i < EL3_WAIT_POLLS; i++) {
+		rc = el3_cmd_state(io);
+		if (rc != -EBUSY)
+			return rc;
+		usleep_range(EL3_WAIT_US_MIN, EL3_WAIT_US_MAX);
+	}
+	rc = el3_cmd_state(io);
+	return rc == -EBUSY ? -ETIMEDOUT : rc;
 }
 
 /* The same for any context: commands that are quick (RxDiscard). */
 int el3_cmd_wait_atomic(unsigned long io, enum el3_op op, u16 arg)
 {
-	return el3_cmd_poll(io, op, arg, false);
+	unsigned int i;
+	int rc;
+
+	el3_cmd(io, op, arg);
+	for (i = 0; i < EL3_SPIN_POLLS; i++) {
+		rc = el3_cmd_state(io);
+		if (rc != -EBUSY)
+			return rc;
+		udelay(1);
+	}
+	rc = el3_cmd_state(io);
+	return rc == -EBUSY ? -ETIMEDOUT : rc;
 }
 
 /*
