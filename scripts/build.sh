@@ -132,15 +132,85 @@ warnings_classify()
 	' "$log"
 }
 
+# Clean builds are kept by what went into them (build_key), so that the
+# same sources built for the same kernel are compiled once: make matrix
+# builds every driver for every kernel, and the tests' builds of the same
+# sources are then copies.  Only a build without a warning of ours is
+# kept, so a reused build is one that passed W=1.
+PCL_BUILT=$PCL_CACHE/built
+
+# build_key LIST: the identity of a build of LIST in the prepared tree:
+# its files, the kernel (release, headers package version or self-built
+# tree, configuration, exported symbols), the compiler package, ARCH and this
+# script.  Empty when the kernel's tree has no identity (the host's, a
+# chroot's found by release): those are always built.
+build_key()
+{
+	local list=$1 bdir kid
+	bdir=$(build_dir "$KVER")
+	[ -n "$KROOT" ] && [ -n "${KPKG:-}" ] || return 0
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	kid=$(kernel_run sh -c 'dpkg-query -W -f "\${Version}\n" "$1" 2>/dev/null
+		cat "$2/.config" "$2/Module.symvers"; dpkg-query -W "gcc-[0-9]*" 2>/dev/null' \
+		sh "$KPKG" "$KDIR" | md5sum) || return 0
+	{
+		echo "$KVER ${KMAKE_ARCH:-} $KDIR $list $kid"
+		md5sum "$PCL_TOP/scripts/build.sh" | cut -d' ' -f1
+		(cd "$bdir" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum)
+	} | md5sum | cut -c1-20
+}
+
+# _build_reuse KEY LIST LOG MDIR: the kept build KEY into MDIR, with its
+# log; sets BUILT OURWARN KWARN as the build did.  Fails if none is kept.
+_build_reuse()
+{
+	local key=$1 list=$2 log=$3 mdir=$4 kept m
+	kept=$PCL_BUILT/$key
+	[ -n "$key" ] && [ -e "$kept/.complete" ] || return 1
+	for m in $list; do
+		cp "$kept/$m.ko" "$mdir/" || return 1
+	done
+	{
+		echo "# reused: the clean build kept as $kept (same sources, kernel and compiler)"
+		cat "$kept/build.log"
+	} >>"$log"
+	BUILT=$list OURWARN="" KWARN=$(cat "$kept/kwarn")
+	touch "$kept/.complete"
+	log "$KVER: the same sources built clean before; reused $kept"
+}
+
+# _build_keep KEY LIST LOG: keep this clean build (its .ko files, its log).
+_build_keep()
+{
+	local key=$1 list=$2 log=$3 bdir tmp m
+	[ -n "$key" ] || return 0
+	bdir=$(build_dir "$KVER")
+	mkdir -p "$PCL_BUILT"
+	tmp=$(mktemp -d "$PCL_BUILT/.new.XXXXXX")
+	for m in $list; do
+		cp "$bdir/$m.ko" "$tmp/"
+	done
+	cp "$log" "$tmp/build.log"
+	echo "$KWARN" >"$tmp/kwarn"
+	touch "$tmp/.complete"
+	chmod 755 "$tmp"
+	rm -rf "${PCL_BUILT:?}/$key"
+	mv "$tmp" "$PCL_BUILT/$key" 2>/dev/null || rm -rf "$tmp"
+	# builds nobody reused for a week go
+	find "$PCL_BUILT" -mindepth 2 -maxdepth 2 -name .complete -mtime +7 -printf '%h\0' |
+		xargs -0 -r rm -rf
+}
+
 # build_drivers LIST LOG: build the named drivers (space separated) for the
-# current kernel, in the tree build_tree_prepare made.  Sets BUILT (the
-# modules that compiled), OURWARN (warnings in our files, "MODULE LINE"),
-# KWARN (the number of warnings inside the kernel's headers).  Returns
-# non-zero when make failed or our files warned; only a clean build's .ko
-# files are copied to modules_dir.
+# current kernel, in the tree build_tree_prepare made, or reuse a kept
+# build of the same (build_key).  Sets BUILT (the modules that compiled),
+# OURWARN (warnings in our files, "MODULE LINE"), KWARN (the number of
+# warnings inside the kernel's headers).  Returns non-zero when make failed
+# or our files warned; only a clean build's .ko files are copied to
+# modules_dir.
 build_drivers()
 {
-	local list=$1 log=$2 bdir mdir rc=0 m ko
+	local list=$1 log=$2 bdir mdir rc=0 m key
 	bdir=$(build_dir "$KVER")
 	mdir=$(modules_dir "$KVER")
 	[ -f "$bdir/Kbuild" ] || build_tree_prepare
@@ -150,6 +220,10 @@ build_drivers()
 		echo "# kernel $KVER (${KROOT:-host}), build tree $KDIR"
 		echo "# drivers: $list"
 	} >"$log"
+	key=$(build_key "$list")
+	if _build_reuse "$key" "$list" "$log" "$mdir"; then
+		return 0
+	fi
 	kernel_run make -C "$bdir" KERNELDIR="$KDIR" PCL_MODULES="${list// /,}" \
 		${KMAKE_ARCH:+ARCH="$KMAKE_ARCH"} \
 		W=1 -j"${PCL_JOBS:-2}" >>"$log" 2>&1 || rc=$?
@@ -165,4 +239,5 @@ build_drivers()
 	for m in $BUILT; do
 		cp "$bdir/$m.ko" "$mdir/"
 	done
+	_build_keep "$key" "$list" "$log"
 }

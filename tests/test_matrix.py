@@ -3,6 +3,7 @@
 kernels.matrix, warning-free in our files, and the machinery tells
 failures, warnings and rolling kernels apart."""
 
+import glob
 import os
 import re
 import shutil
@@ -150,6 +151,47 @@ module_init(pcl_scratch_init);
 MODULE_DESCRIPTION("scratch driver with a W=1 warning");
 MODULE_LICENSE("GPL");
 """
+
+
+REUSE_DRIVER = """// SPDX-License-Identifier: GPL-2.0-only
+#include <linux/module.h>
+
+static int pcl_reuse_init(void)
+{
+	return 0;
+}
+module_init(pcl_reuse_init);
+MODULE_DESCRIPTION("scratch driver %s");
+MODULE_LICENSE("GPL");
+"""
+
+
+def test_a_clean_build_is_reused_for_the_same_sources_only(tmp_path):
+    """scripts/build.sh keeps clean builds by what went into them: the
+    same tree built again is a copy (the log says so, the modules are the
+    same), a change in any source file builds again."""
+    source = REUSE_DRIVER % os.path.basename(str(tmp_path))   # unique to this run
+    top = pk.scratch_tree(tmp_path, ("pclreuse", source))
+    env = dict(os.environ, PCL_ALL_DRIVERS="1", PCL_MODULES_OUT=str(tmp_path / "mods"),
+               PCL_LOGS=str(tmp_path / "logs"))
+
+    def build():
+        proc = pk.run([str(top / "scripts" / "modules.sh"), "bookworm-6.1"], env=env)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        out = proc.stdout.strip().splitlines()[-1]
+        with open(os.path.join(out, "pclreuse.ko"), "rb") as f:
+            ko = f.read()
+        with open(glob.glob(str(tmp_path / "logs" / "modules-*.log"))[0]) as f:
+            return "# reused: " in f.read(), ko
+
+    reused, first = build()
+    assert not reused, "a build of new sources was reused"
+    reused, again = build()
+    assert reused and again == first
+    with open(top / "src" / "cards" / "pclreuse.c", "a") as f:
+        f.write("/* changed */\n")
+    reused, _ = build()
+    assert not reused, "a changed source file did not build again"
 
 
 def test_warning_in_our_file_fails_the_build(tmp_path):
