@@ -1,32 +1,74 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Validate the emulated Intel 82092AA bridge and CompactFlash card with
-the drivers written for the real hardware: Debian 6.1's in-tree i82092
-and pata_pcmcia.  One guest boot; the scenarios run in order and each
-puts the slots in the state it needs.
+"""Validate the emulated bridges and CompactFlash card with the drivers
+written for the real hardware: Debian 6.1's in-tree i82092, i82365 and
+pata_pcmcia, on its 686-pae kernel (32-bit x86 with the ISA bus: the
+last Debian kernel that ships i82365).  One guest boot with an 82092
+(sockets 0 and 1) and an ISA 82365SL-DF at 0x3e0 (sockets 2 and 3: its
+driver is loaded second); the scenarios run in order and each puts the
+slots in the state it needs.
 
-Card in socket A at power-on (-device), hot insert and surprise eject
-over QMP (device_add/device_del), both sockets at once.  Each card is
-backed by a host image of deterministic random bytes whose sha256 the
-guest must read back.
+Card in socket A of each bridge at power-on (-device), hot insert and
+surprise eject over QMP (device_add/device_del), both sockets at once.
+Each card is backed by a host image of deterministic random bytes whose
+sha256 the guest must read back.  Upstream's i82365 gets the ISA lines
+test_i82365.py gives ours (irq_list, cs_irq), so that both drivers are
+held to the same lines.
 """
+
+import re
 
 import pytest
 
-from cfrig import IMAGE_SIZE, CfRig, qemu_args
+from cfrig import IMAGE_SIZE, CfRig, card_images
 from pclguest import Guest
 
-KERNEL = "6.1"
+KERNEL = "bookworm-6.1-686pae"
 # Load the card driver and the disk driver before the bridge, so that they
 # are there when the bridge finds a card.
 MODULES = ["sd_mod", "pata_pcmcia", "i82092"]
+ISA = "pcic"                    # -device isa-i82365,id=pcic: slots pcic.0, pcic.1
+ISA_SLOTS = ("isa0", "isa1")
+CARD_IRQ, CS_IRQ = 5, 7         # the free ISA lines (see test_i82365.py)
+ISA_PARAMS = "irq_list=%d,%d cs_irq=%d" % (CARD_IRQ, CS_IRQ, CS_IRQ)
+
+
+class Rig(CfRig):
+    """The 82092's slots 0 and 1 (sockets 0 and 1) and the 82365's
+    "isa0" and "isa1" (sockets 2 and 3)."""
+
+    def __init__(self, guest, images):
+        super().__init__(guest, images)
+        self.inserted.update({"isa0": True, "isa1": False})
+
+    @staticmethod
+    def slot_bus(slot):
+        if slot in ISA_SLOTS:
+            return "%s.%s" % (ISA, slot[-1])
+        return CfRig.slot_bus(slot)
+
+    @staticmethod
+    def socket(slot):
+        return 2 + ISA_SLOTS.index(slot) if slot in ISA_SLOTS else slot
+
+    def path_marker(self, slot):
+        return "/%d.0/" % self.socket(slot)
+
+    def removed_cond(self, slot):
+        n = self.socket(slot)
+        return "[ ! -e /sys/class/pcmcia_socket/pcmcia_socket%d/device/%d.0 ]" % (n, n)
 
 
 @pytest.fixture(scope="module")
 def rig(tmp_path_factory):
-    images, args = qemu_args(tmp_path_factory.mktemp("cf-images"))
-    with Guest("upstream-bridge", kernel=KERNEL, modules=MODULES, load=MODULES,
-               qemu_args=args) as g:
-        yield CfRig(g, images)
+    slots = (0, 1) + ISA_SLOTS
+    images, args = card_images(tmp_path_factory.mktemp("cf-images"), slots)
+    args += ["-device", "i82092,id=pcc", "-device", "isa-i82365,id=%s" % ISA]
+    for slot in (0, "isa0"):
+        args += ["-device", "pcmcia-cf,id=%s,bus=%s,drive=%s"
+                 % (Rig.card_id(slot), Rig.slot_bus(slot), images[slot][0])]
+    with Guest("upstream-bridge", kernel=KERNEL, modules=MODULES + ["i82365"],
+               load=MODULES, qemu_args=args) as g:
+        yield Rig(g, images)
 
 
 def test_upstream_drivers_bind(rig):
@@ -94,4 +136,46 @@ def test_eject_one_of_two(rig):
     assert disk, "ejecting socket 1 took the disk of socket 0 away"
     assert rig.checksum(disk) == rig.images[0][1]
     rig.wait_removed(1)
+    rig.g.assert_clean_kernel_log()
+
+
+def test_upstream_i82365_finds_the_chip_and_the_card(rig):
+    g = rig.g
+    g.check("modprobe i82365 %s && pcl-socket-startup" % ISA_PARAMS)
+    assert g.check("ls /sys/class/pcmcia_socket").split() == \
+        ["pcmcia_socket%d" % n for n in range(4)]
+    log = g.dmesg()
+    # 6.1 prints the probe's report in pieces (printk without KERN_CONT):
+    # join them
+    probe = re.sub(r"\n\[\s*[\d.]+\] ", "", log[log.index("Intel ISA PCIC probe:"):])
+    assert "Intel i82365sl DF ISA-to-PCMCIA at port 0x3e0 ofs 0x00, 2 sockets" in probe, log
+    # its own interrupt test (the chip raises each line of irq_list)
+    assert "ISA irqs (scanned) = %d,%d" % (CARD_IRQ, CS_IRQ) in probe, log
+    assert "status change on irq %d" % CS_IRQ in probe, log
+    rig.assert_reads_back("isa0")
+    irqs = g.check("cat /proc/interrupts")
+    assert re.search(r"^\s*%d:.*\bi82365\b" % CS_IRQ, irqs, re.M), irqs
+    assert re.search(r"^\s*%d:.*\bpata_pcmcia" % CARD_IRQ, irqs, re.M), irqs
+    g.assert_clean_kernel_log()
+
+
+def test_upstream_i82365_eject_and_insert(rig):
+    rig.ensure("isa0", True)
+    rig.wait_disk("isa0")
+    rig.eject("isa0", wait=False)
+    rig.wait_no_disk("isa0")
+    rig.wait_removed("isa0")
+    rig.insert("isa0")
+    rig.assert_reads_back("isa0")
+    rig.g.assert_clean_kernel_log()
+
+
+def test_upstream_i82365_both_sockets(rig):
+    rig.ensure("isa0", True)
+    rig.ensure("isa1", True)
+    for slot in ISA_SLOTS:
+        rig.assert_reads_back(slot)
+    # the 82092's cards are untouched by the other bridge
+    rig.ensure(0, True)
+    rig.assert_reads_back(0)
     rig.g.assert_clean_kernel_log()

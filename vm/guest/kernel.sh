@@ -5,10 +5,11 @@
 # module tree, decompressed, with modules.dep made by the host's depmod.
 #
 # Usage: vm/guest/kernel.sh KERNEL
-#   KERNEL is a series (6.1, 6.12, 7.3) or an amd64 name of kernels.matrix,
+#   KERNEL is a series (6.1, 6.12, 7.3) or a name of kernels.matrix,
 #   resolved like the matrix to the newest release with installable
-#   headers, or an exact release such as 6.1.0-57-amd64.  A self-built
-#   line of the matrix (debug) is built by scripts/selfkernel.sh.
+#   headers, or an exact release such as 6.1.0-57-amd64 or
+#   6.1.0-57-686-pae.  A self-built line of the matrix (debug, i686) is
+#   built by scripts/selfkernel.sh.
 # Prints the kernel's directory on stdout:
 #   DIR/vmlinuz  DIR/config  DIR/release  DIR/lib/modules/RELEASE/...
 set -eu
@@ -33,9 +34,9 @@ kernel_spec()
 	7.[0-9]*) echo "trixie-backports linux-headers-${1//./\\.}\\.[0-9]+\\+deb13(\\.[0-9]+)?-amd64" ;;
 	*)
 		[ -r "$matrix" ] && line=$(sed 's/#.*//' "$matrix" |
-			awk -v n="$1" '$1 == n && $3 == "amd64" { print $2, $5; exit }')
+			awk -v n="$1" '$1 == n { print $2, $5; exit }')
 		[ -n "${line:-}" ] ||
-			die "unknown kernel '$1': use 6.1, 6.12, 7.3, an amd64 name of kernels.matrix or a release"
+			die "unknown kernel '$1': use 6.1, 6.12, 7.3, a name of kernels.matrix or a release"
 		echo "$line"
 		;;
 	esac
@@ -60,11 +61,13 @@ latest_release()
 	echo "${pkg#linux-headers-}"
 }
 
-# Packages holding one release's image and modules.
+# Packages holding one release's image and modules (686-pae: Debian's
+# i386 flavour, fetched as i386 packages).
 release_packages()
 {
 	case $1 in
 	7.*) echo "linux-binary-$1 linux-modules-$1 linux-base-$1" ;;
+	*-686-pae) echo "linux-image-$1-unsigned:i386" ;;
 	*) echo "linux-image-$1-unsigned" ;;
 	esac
 }
@@ -119,7 +122,7 @@ main()
 		return 0
 	fi
 	case $want in
-	*-amd64) rel=$want ;;
+	*-amd64 | *-686-pae) rel=$want ;;
 	*)
 		spec=$(kernel_spec "$want")
 		# shellcheck disable=SC2086 # "suite regex"
