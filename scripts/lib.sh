@@ -117,3 +117,32 @@ stage()
 	log "stage $name: $([ $rc -eq 0 ] && echo done || echo "FAILED ($rc)") in $(($(date +%s) - start)) s"
 	return $rc
 }
+
+# stage_bg NAME CMD...: a stage that runs beside the next ones (e.g. one
+# bound by downloads beside one bound by the CPU); its output goes to
+# $PCL_LOGS/stage-NAME.log until stage_wait NAME prints it.
+stage_bg()
+{
+	local name=$1 out
+	shift
+	out=$PCL_LOGS/stage-$name.log
+	mkdir -p "$PCL_LOGS"
+	log "stage $name: running in the background (output: $out)"
+	stage "$name" "$@" >"$out" 2>&1 &
+	eval "_pcl_stage_pid_${name//[^a-zA-Z0-9]/_}=\$!"
+}
+
+# stage_wait NAME: wait for a background stage, print its output, and
+# return its status.
+stage_wait()
+{
+	local name=$1 var rc=0
+	var=_pcl_stage_pid_${name//[^a-zA-Z0-9]/_}
+	[ -n "${!var:-}" ] || die "stage_wait: no background stage $name"
+	log "stage $name: waiting for it"
+	wait "${!var}" || rc=$?
+	cat "$PCL_LOGS/stage-$name.log"
+	[ $rc -eq 0 ] || printf 'error: stage %s failed (%d); its output is above and in %s\n' \
+		"$name" "$rc" "$PCL_LOGS/stage-$name.log" >&2
+	return $rc
+}
