@@ -3,8 +3,9 @@
 "debug", vm/kernels/debug.config): KASAN, lockdep, DEBUG_ATOMIC_SLEEP,
 debug objects, kmemleak and UBSAN watch what test_i82092.py does to our
 i82092 and a CompactFlash card, in one boot: insertion and surprise
-eject, both sockets, eject cycles with and without reads in flight,
-unload and reload with cards present.  Then the
+eject, both sockets, suspend to RAM and to idle with the card in use,
+eject cycles with and without reads in flight, unload and reload with
+cards present.  Then the
 module is unloaded and kmemleak scans: nothing may leak.  Every test ends
 with a clean kernel log, where a report of any of the checkers is a
 failure (vm/guest/pclguest.py, LOG_PROBLEMS).
@@ -26,12 +27,13 @@ import test_i82092
 from cfrig import bridge_guest
 from test_i82092 import MODULE
 
-# test_i82092's scenarios, run here in this order.  Its suspend tests are
-# not among them yet: the debug kernel's configuration gives the RTC no
-# wakealarm (next step of the debug kernel).
+# test_i82092's scenarios, run here in this order (pytest keeps the order
+# of the module's names)
 test_ours_drives_the_bridge = test_i82092.test_ours_drives_the_bridge
 test_hot_insert_and_surprise_eject = test_i82092.test_hot_insert_and_surprise_eject
 test_both_sockets_at_once = test_i82092.test_both_sockets_at_once
+test_suspend_to_ram_rtc_wakeup = test_i82092.test_suspend_to_ram_rtc_wakeup
+test_suspend_to_idle_rtc_wakeup = test_i82092.test_suspend_to_idle_rtc_wakeup
 test_eject_insert_cycles = test_i82092.test_eject_insert_cycles
 test_eject_insert_cycles_during_reads = test_i82092.test_eject_insert_cycles_during_reads
 test_unload_reload_with_cards_present = test_i82092.test_unload_reload_with_cards_present
