@@ -10,7 +10,8 @@ card: QEMU's e1000 on the bridge's secondary bus, in the network rig
 itself (and two more, below).  yenta binds all six with a clean log
 and routes their interrupts to PCI; each CF card reads back its host
 image, the CardBus NIC answers pings; surprise eject and insertion of both kinds over
-QMP; then CLKRUN as yenta's disable_clkrun defines it, checked in the
+QMP; upstream's pcnet_cs with the NE2000 model behind a TI and a
+Ricoh (ping, surprise eject); then CLKRUN as yenta's disable_clkrun defines it, checked in the
 configuration registers (sysfs config), not only in the log: TI's KEEPCLK
 (system control 0x80, bit 1) on function 0 and Ricoh's CB_CLKRUN_DIS
 (MISC3 0xa2, bit 1) on revision 0x80 and later, set with disable_clkrun=1;
@@ -49,7 +50,7 @@ KERNELS = [("7.3", "trixie-bpo")] + (
     [("6.1", "bookworm-6.1"), ("6.12", "bookworm-6.12")] if SOAK else [])
 XDIST_SPLIT = "rig"
 # the card drivers first: they are there when yenta finds the cards
-MODULES = ["sd_mod", "pata_pcmcia", "e1000", "yenta_socket"]
+MODULES = ["sd_mod", "pata_pcmcia", "pcnet_cs", "e1000", "yenta_socket"]
 CB_MAC = "52:54:00:cb:00:01"
 
 # rig slot: (QEMU device and its properties, PCI device number)
@@ -71,6 +72,9 @@ ALL_DEVS = [dev for _, dev in BRIDGES.values()] + [OLD_RICOH[1], BARE_TI[1]] + \
 OUR_DRIVERS = ["cm4000_cs", "cm4040_cs", "axnet_cs"]
 AXNET = "pcmcia-ax88190"
 AXNET_MAC = "02:00:4a:58:cb:00"
+# upstream's pcnet_cs (every kernel has it) on the NE2000 model
+NE2000 = "pcmcia-ne2000"
+NE2000_MAC = "02:00:4e:32:cb:00"
 TI_SYSCTL, TI_KEEPCLK = 0x80, 0x2
 RICOH_MISC3, RICOH_CLKRUN_DIS = 0xa2, 0x2
 
@@ -97,14 +101,14 @@ class CardBusNic(NetRig):
         return props
 
 
-class OurNic(NetRig):
-    """pcmcia-ax88190 with our axnet_cs, on a segment of its own, behind
-    whichever of OURS it is plugged into (its PC Card device is the
-    bridge's child: the socket's number depends on the probe order)."""
+class SlotNic(NetRig):
+    """A 16-bit PC Card NIC on a segment of its own, behind whichever of
+    OURS it is plugged into (its PC Card device is the bridge's child:
+    the socket's number depends on the probe order)."""
 
-    def __init__(self):
-        super().__init__(1, AXNET, "axn", "tio.0", AXNET_MAC)
-        self.log = habits("axnet_cs", ours=True)
+    def __init__(self, index, device, card_id, mac, driver, ours):
+        super().__init__(index, device, card_id, "tio.0", mac)
+        self.log = habits(driver, ours=ours)
 
     def net_dir(self):
         return "/sys/bus/pci/devices/%s/[0-9]*.0/net" % pci_addr(OURS[self.bus[:-2]][1])
@@ -244,27 +248,29 @@ def rig(request, tmp_path_factory):
             args += ["-device", "%s,id=%s,addr=0x%x" % (device, slot, dev)]
         net = CardBusNic("rc7f", OLD_RICOH[1])
         args += net.qemu_args() + net.card_args()
-        our_net = OurNic()
-        args += our_net.qemu_args()
+        our_net = SlotNic(1, AXNET, "axn", AXNET_MAC, "axnet_cs", True)
+        up_net = SlotNic(2, NE2000, "ne", NE2000_MAC, "pcnet_cs", False)
+        args += our_net.qemu_args() + up_net.qemu_args()
         files = dict(guest_tools(), **rig_tools())
-        net.start()
-        our_net.start()
+        for n in (net, our_net, up_net):
+            n.start()
         guest = Guest("cardbus-" + kernel, kernel=kernel, modules=MODULES,
                       load=MODULES, extra_ko=ko, files=files, qemu_args=args)
         try:
             guest.start()
         except Exception:
-            net.stop()
-            our_net.stop()
+            for n in (net, our_net, up_net):
+                n.stop()
             raise
     try:
         r = Rig(guest, images, net)
         r.ours = OurCards(guest, our_net)
+        r.up_net = up_net
         yield r
     finally:
         guest.stop()
-        net.stop()
-        our_net.stop()
+        for n in (net, our_net, up_net):
+            n.stop()
 
 
 def test_yenta_binds_both_bridges(rig):
@@ -346,6 +352,31 @@ def test_cardbus_card_eject_and_insert(rig):
     net.insert(g)
     assert net.wait_up(g, 20)
     assert net.ping(g) == 3
+    g.assert_clean_kernel_log()
+
+
+@pytest.mark.parametrize("slot", list(OURS))
+def test_upstream_pcnet_behind_each_bridge(rig, slot):
+    """A 16-bit NIC behind yenta with the driver written for the real
+    card: upstream's pcnet_cs binds the NE2000 model, pings its peer
+    through the bridge's windows and interrupt, and lets go of the card
+    ejected without warning.  (Before our drivers are loaded: the kernel
+    is still untainted.)"""
+    g, net = rig.g, rig.up_net
+    assert not rig.ours.loaded
+    net.bus = "%s.0" % slot
+    g.device_add(NE2000, **net.card_props())
+    pcdev = "%s/[0-9]*.0" % Rig.sysfs(OURS[slot][1])
+    assert g.wait_for("ls -d %s/driver >/dev/null 2>&1" % pcdev, 30), \
+        "no driver for the NE2000 behind %s:\n%s" % (slot, g.run("dmesg | tail -20")[0])
+    drv = g.check("basename $(readlink -f %s/driver)" % pcdev).strip()
+    assert drv == "pcnet_cs", "the NE2000 is driven by %s" % drv
+    ifc = net.up(g)
+    assert g.check("cat /sys/class/net/%s/address" % ifc).strip() == NE2000_MAC
+    assert net.ping(g, count=3) == 3
+    assert net.eject(g), "the interface outlived its card"
+    assert rig.ours.card_gone(slot), "the PC Card device behind %s stayed" % slot
+    assert "O" not in g.tainted(), "an out-of-tree module is loaded"
     g.assert_clean_kernel_log()
 
 
