@@ -7,6 +7,7 @@ import glob
 import os
 import re
 import shutil
+import uuid
 
 import pytest
 
@@ -170,7 +171,7 @@ def test_a_clean_build_is_reused_for_the_same_sources_only(tmp_path):
     """scripts/build.sh keeps clean builds by what went into them: the
     same tree built again is a copy (the log says so, the modules are the
     same), a change in any source file builds again."""
-    source = REUSE_DRIVER % os.path.basename(str(tmp_path))   # unique to this run
+    source = REUSE_DRIVER % uuid.uuid4().hex   # sources no earlier run built
     top = pk.scratch_tree(tmp_path, ("pclreuse", source))
     env = dict(os.environ, PCL_ALL_DRIVERS="1", PCL_MODULES_OUT=str(tmp_path / "mods"),
                PCL_LOGS=str(tmp_path / "logs"))
