@@ -413,4 +413,6 @@ class NetRig:
             marker.join()
         words = g.check("grep COUNT /tmp/count").split()
         assert words[5] == "1", "the end marker never reached the guest: %s" % " ".join(words)
+        # frames the guest's packet socket dropped, not the card
+        self.socket_drops = int(words[7])
         return int(words[1]), int(words[3])

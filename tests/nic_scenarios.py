@@ -420,15 +420,22 @@ def test_receive_ring_overrun(nic):
         return sum(r.sysfs(g, "statistics/" + counter) for counter in
                    ("rx_over_errors", "rx_missed_errors", "rx_fifo_errors"))
 
-    before = drops()
+    def backlog_drops():
+        # frames the guest's stack dropped above the driver (its input
+        # queue full), per CPU in the second column of softnet_stat
+        out = g.check("cat /proc/net/softnet_stat")
+        return sum(int(line.split()[1], 16) for line in out.splitlines())
+
+    before, backlog = drops(), backlog_drops()
     got, bad = r.count_frames(g, lambda: r.peer.send_test_frames(r.mac, BURST, 1000))
     lost = drops() - before
-    print("%s: burst of %d frames: %d received, overrun/missed counters +%d"
-          % (driver, BURST, got, lost))
+    above = backlog_drops() - backlog + r.socket_drops
+    print("%s: burst of %d frames: %d received, overrun/missed counters +%d, "
+          "dropped above the driver %d" % (driver, BURST, got, lost, above))
     assert bad == 0
     assert 0 < got <= BURST
-    if got < BURST:
-        assert lost > 0, "frames were lost but the driver counted no overrun"
+    if got + above < BURST:
+        assert lost > 0, "frames were lost in the card but the driver counted no overrun"
     assert r.ping(g, count=3) == 3, "no traffic after the overrun"
 
 
