@@ -75,6 +75,12 @@ LOG = {
                                    "a reset to finish: a stuck reset goes unnoticed",
                      all_multicast="the 3c589 has no multicast group filter: "
                                    "SetRxFilter takes all multicast frames or none"),
+    "3c574_cs": dict(reset="did not complete", down="lost link beat",
+                     up="found link beat",
+                     no_carrier="3c574_cs logs the PHY's link beat but never calls "
+                                "netif_carrier_off(), so carrier stays 1",
+                     all_multicast="3c574_cs does not use the chip's multicast filter: "
+                                   "SetRxFilter takes all multicast frames or none"),
     "ours:axnet_cs": dict(reset="did not finish its reset",
                           down=": link down", up=": link up"),
     "ours:3c589_cs": dict(reset="did not finish its reset",
