@@ -27,9 +27,8 @@ rate with the PHY's autonegotiated 100BASE-TX.
 Known bugs of upstream's 3c574_cs, expected failures here: it logs the
 PHY's link beat but never changes the carrier.
 
-CI cost: one 6.12 boot and the scenarios of both cards, 80 s for the
-3c589 and about as much for the 3c574 on a busy 2-core machine under
-TCG.
+CI cost: one 6.12 boot and the scenarios of both cards, 3 minutes in
+all on a busy 2-core machine under TCG, 1 minute of it the 3c574's.
 """
 
 import pytest
