@@ -75,12 +75,22 @@ LOG = {
                                    "a reset to finish: a stuck reset goes unnoticed",
                      all_multicast="the 3c589 has no multicast group filter: "
                                    "SetRxFilter takes all multicast frames or none"),
+    "3c574_cs": dict(reset="did not complete", down="lost link beat",
+                     up="found link beat",
+                     no_carrier="3c574_cs logs the PHY's link beat but never calls "
+                                "netif_carrier_off(), so carrier stays 1",
+                     all_multicast="3c574_cs does not use the chip's multicast filter: "
+                                   "SetRxFilter takes all multicast frames or none"),
     "ours:axnet_cs": dict(reset="did not finish its reset",
                           down=": link down", up=": link up"),
     "ours:3c589_cs": dict(reset="did not finish its reset",
                           down=": link down", up=": link up",
                           all_multicast="the 3c589 has no multicast group filter: "
                                         "SetRxFilter takes all multicast frames or none"),
+    "ours:3c574_cs": dict(reset="did not finish its reset",
+                          down=": link down", up=": link up",
+                          all_multicast="our 3c574_cs does not use the chip's undocumented "
+                                        "hash filter: all multicast frames or none"),
 }
 
 
@@ -149,54 +159,71 @@ def upstream_guest(name, kernel, bridge, cards, wire_rates=None, **kw):
 class OurRigs:
     """A guest boot with our driver (ours_guest): the card in socket A,
     up from the start, and socket B's segment, whose card a scenario
-    plugs in (second_card)."""
+    plugs in (second_card); more: {driver: NetRig} of further cards with
+    our drivers, up from the start."""
 
-    def __init__(self, guest, driver, card, spare):
+    def __init__(self, guest, driver, card, spare, more=None):
         self.g = guest
         self.driver = driver
         self.card = card
         self.spare = spare
+        self.more = more or {}
+
+    def other(self, driver):
+        """The same boot seen from the card of more that driver drives."""
+        return OurRigs(self.g, driver, self.more[driver], None)
 
 
 @contextlib.contextmanager
-def ours_guest(name, kernel, matrix_name, our_bridge, driver, card, spare, kodir):
+def ours_guest(name, kernel, matrix_name, our_bridge, driver, card, spare, kodir,
+               more=()):
     """A guest of kernel (kernels.matrix line matrix_name) with an 82092
     (id "pcc"), driven by our i82092 where our_bridge, else upstream's,
     and our driver built into kodir; card and spare: the NetRigs of
-    sockets A and B.  tests/tools/ethinfo is there.  Yields an OurRigs.
-    On a rolling kernel under PCL_ROLLING_SOFT=1 a failed build or boot
-    is an expected failure."""
+    sockets A and B; more: (driver, NetRig) of further cards up from boot
+    (in a socket the spare's scenarios must empty first), each with our
+    driver of that name.  tests/tools/ethinfo is there.  Yields an
+    OurRigs.  On a rolling kernel under PCL_ROLLING_SOFT=1 a failed build
+    or boot is an expected failure."""
     card.log = habits(driver, ours=True)
-    names = [driver] + (["i82092"] if our_bridge else [])
+    for other, r in more:
+        r.log = habits(other, ours=True)
+    drivers = [driver] + [other for other, _ in more if other != driver]
+    names = drivers + (["i82092"] if our_bridge else [])
     stack = contextlib.ExitStack()
     with pk.rolling_tolerance(matrix_name):
         ko = pk.our_modules(matrix_name, names, kodir)
-        setup = ["pcl-insmod " + driver]
+        setup = ["pcl-insmod " + d for d in drivers]
         if our_bridge:
             setup.append("pcl-insmod i82092 && pcl-socket-startup")
         guest = stack.enter_context(rig_guest(
-            name, kernel, ["-device", "i82092,id=pcc"], [card], spares=[spare],
+            name, kernel, ["-device", "i82092,id=pcc"], [card] + [r for _, r in more],
+            spares=[spare],
             setup=setup, extra_ko=ko, load=[] if our_bridge else ["i82092"],
             files={"/pcl/bin/ethinfo": os.path.join(tools_dir(), "ethinfo")},
             append="tsc=unstable"))
     with stack:
-        yield OurRigs(guest, driver, card, spare)
+        yield OurRigs(guest, driver, card, spare, {other: r for other, r in more})
 
 
-def ours_fixture(prefix, driver, device, macs, kernels, wire_rate=0):
+def ours_fixture(prefix, driver, device, macs, kernels, wire_rate=0, more=()):
     """The module-scoped fixture `rig` of a test of our driver: one
     ours_guest boot per kernel of kernels, each a (guest kernel,
     kernels.matrix line, whether our i82092 drives the bridge), named
     prefix-kernel; the QEMU device in socket A has MAC macs[0], the one
-    socket B gets macs[1], both on wires of wire_rate.  A test file says
-    `rig = ours_fixture(...)`."""
+    socket B gets macs[1], both on wires of wire_rate; more: further cards
+    up from boot, each (driver, QEMU device, slot bus, MAC, wire rate), on
+    rigs 2, 3, ...  A test file says `rig = ours_fixture(...)`."""
     @pytest.fixture(scope="module", params=kernels, ids=[k[0] for k in kernels])
     def rig(request, tmp_path_factory):
         kernel, matrix_name, our_bridge = request.param
         card = NetRig(0, device, "nic0", "pcc.0", macs[0], wire_rate=wire_rate)
         spare = NetRig(1, device, "nic1", "pcc.1", macs[1], wire_rate=wire_rate)
+        others = [(d, NetRig(2 + i, dev, "nic%d" % (2 + i), bus, mac, wire_rate=rate))
+                  for i, (d, dev, bus, mac, rate) in enumerate(more)]
         with ours_guest("%s-%s" % (prefix, kernel), kernel, matrix_name, our_bridge,
-                        driver, card, spare, tmp_path_factory.mktemp("ko-" + kernel)) as rigs:
+                        driver, card, spare, tmp_path_factory.mktemp("ko-" + kernel),
+                        more=others) as rigs:
             yield rigs
     return rig
 

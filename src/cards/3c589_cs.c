@@ -14,7 +14,6 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/netdevice.h>
-#include <linux/rtnetlink.h>
 #include <pcmcia/cistpl.h>
 #include <pcmcia/ds.h>
 
@@ -83,15 +82,15 @@ static int c589_enable(struct pcmcia_device *link)
  * The station address, from the CIS or the EEPROM (window 0 selected); a
  * random one if the card's is not valid.
  */
-static int c589_get_mac(struct c589_dev *priv)
+static int c589_get_mac(struct el3_dev *el3)
 {
 	u8 addr[ETH_ALEN];
 	u16 word;
 	int i, rc;
 
-	if (!el3_cis_node_id(priv->link, addr)) {
+	if (!el3_cis_node_id(el3->link, addr)) {
 		for (i = 0; i < ETH_ALEN / 2; i++) {
-			rc = el3_eeprom_read(priv->io, C589_EEPROM_READ,
+			rc = el3_eeprom_read(el3->io, C589_EEPROM_READ,
 					     C589_EE_NODE + i, &word);
 			if (rc)
 				return rc;
@@ -100,27 +99,27 @@ static int c589_get_mac(struct c589_dev *priv)
 		}
 	}
 	if (is_valid_ether_addr(addr)) {
-		eth_hw_addr_set(priv->ndev, addr);
+		eth_hw_addr_set(el3->ndev, addr);
 		return 0;
 	}
-	eth_hw_addr_random(priv->ndev);
-	dev_warn(&priv->link->dev, "the card holds no valid address (%pM), using %pM\n",
-		 addr, priv->ndev->dev_addr);
+	eth_hw_addr_random(el3->ndev);
+	dev_warn(&el3->link->dev, "the card holds no valid address (%pM), using %pM\n",
+		 addr, el3->ndev->dev_addr);
 	return 0;
 }
 
 /* The transceiver if_port asks for, or the one the EEPROM names. */
-static enum c589_xcvr c589_pick_xcvr(struct c589_dev *priv)
+static enum c589_xcvr c589_pick_xcvr(struct el3_dev *el3)
 {
 	u16 cfg;
 
 	if (if_port > C589_XCVR_AUTO && if_port <= C589_XCVR_AUI)
 		return if_port;
 	if (if_port != C589_XCVR_AUTO)
-		dev_warn(&priv->link->dev,
+		dev_warn(&el3->link->dev,
 			 "if_port=%d is none of 0-3; using the card's own choice\n",
 			 if_port);
-	if (el3_eeprom_read(priv->io, C589_EEPROM_READ, C589_EE_ADDR_CFG, &cfg))
+	if (el3_eeprom_read(el3->io, C589_EEPROM_READ, C589_EE_ADDR_CFG, &cfg))
 		return C589_XCVR_TP;
 	switch (cfg >> 14) {
 	case 1:
@@ -133,19 +132,19 @@ static enum c589_xcvr c589_pick_xcvr(struct c589_dev *priv)
 }
 
 /* The chip behind the ports: a 3Com one that finishes its resets. */
-static int c589_check_chip(struct c589_dev *priv)
+static int c589_check_chip(struct el3_dev *el3)
 {
-	struct pcmcia_device *link = priv->link;
+	struct pcmcia_device *link = el3->link;
 	u16 id;
 
-	el3_window(priv->io, 0);
-	id = inw(priv->io + EL3_W0_MANF_ID);
+	el3_window(el3->io, 0);
+	id = inw(el3->io + EL3_W0_MANF_ID);
 	if (id != EL3_MANF_3COM) {
 		dev_err(&link->dev, "no EtherLink III at %pR (ID %#06x)\n",
 			link->resource[0], id);
 		return -ENODEV;
 	}
-	if (c589_chip_reset(priv)) {
+	if (el3_chip_reset(el3)) {
 		dev_err(&link->dev, "the 3c589 at %pR did not finish its reset\n",
 			link->resource[0]);
 		return -EIO;
@@ -165,35 +164,37 @@ static int c589_probe(struct pcmcia_device *link)
 {
 	struct net_device *ndev;
 	struct c589_dev *priv;
+	struct el3_dev *el3;
 	int rc;
 
 	ndev = alloc_etherdev(sizeof(*priv));
 	if (!ndev)
 		return -ENOMEM;
 	priv = c589_nic_init(ndev, link);
-	priv->msg_enable = C589_MSG_DEFAULT;
+	el3 = &priv->el3;
+	el3->msg_enable = C589_MSG_DEFAULT;
 
 	rc = c589_enable(link);
 	if (!rc) {
-		priv->io = link->resource[0]->start;
-		rc = c589_check_chip(priv);
+		el3->io = link->resource[0]->start;
+		rc = c589_check_chip(el3);
 	}
 	if (rc)
 		goto fail;
-	el3_window(priv->io, 0);
-	rc = c589_get_mac(priv);
+	el3_window(el3->io, 0);
+	rc = c589_get_mac(el3);
 	if (rc) {
 		dev_err(&link->dev, "cannot read the card's EEPROM (%d)\n", rc);
 		goto fail;
 	}
-	c589_set_xcvr(priv, c589_pick_xcvr(priv));
-	el3_window(priv->io, 1);
+	c589_set_xcvr(priv, c589_pick_xcvr(el3));
+	el3_window(el3->io, 1);
 
 	SET_NETDEV_DEV(ndev, &link->dev);
 	ndev->netdev_ops = &c589_netdev_ops;
 	ndev->ethtool_ops = &c589_ethtool_ops;
 	ndev->watchdog_timeo = C589_TX_TIMEOUT;
-	ndev->base_addr = priv->io;
+	ndev->base_addr = el3->io;
 	ndev->irq = link->irq;
 	netif_carrier_off(ndev);	/* until open finds the link */
 	rc = register_netdev(ndev);
@@ -212,37 +213,22 @@ fail:
 
 static void c589_remove(struct pcmcia_device *link)
 {
-	struct net_device *ndev = ((struct c589_dev *)link->priv)->ndev;
+	struct net_device *ndev = ((struct el3_dev *)link->priv)->ndev;
 
 	netif_device_detach(ndev);
 	unregister_netdev(ndev);
 	c589_release(link, ndev);
 }
 
-/* Suspended, the card keeps nothing: resume resets and reprograms it. */
 static int c589_suspend(struct pcmcia_device *link)
 {
-	struct c589_dev *priv = link->priv;
-
-	rtnl_lock();
-	netif_device_detach(priv->ndev);
-	if (netif_running(priv->ndev))
-		c589_halt(priv);
-	rtnl_unlock();
+	el3_suspend(link->priv);
 	return 0;
 }
 
 static int c589_resume(struct pcmcia_device *link)
 {
-	struct c589_dev *priv = link->priv;
-
-	rtnl_lock();
-	if (netif_running(priv->ndev) && c589_chip_reset(priv))
-		netdev_err(priv->ndev, "the card did not finish its reset\n");
-	if (netif_running(priv->ndev))
-		c589_start(priv);
-	netif_device_attach(priv->ndev);
-	rtnl_unlock();
+	el3_resume(link->priv);
 	return 0;
 }
 

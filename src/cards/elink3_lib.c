@@ -1,15 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The EtherLink III helpers that the 3c589 and 3c574 drivers share (see
- * elink3.h): commands that take time, the EEPROM, the 3Com node ID tuple.
+ * The EtherLink III code that the 3c589 and 3c574 drivers share (see
+ * elink3.h): commands that take time, the EEPROM, the 3Com node ID tuple,
+ * and the network side.
+ *
+ * Receive: the interrupt handler takes RX_COMPLETE out of the chip's
+ * interrupt mask and schedules NAPI, which reads the frames, drops each
+ * from the FIFO with RxDiscard and puts RX_COMPLETE back when the FIFO is
+ * empty.  The other events the handler deals with itself, until the
+ * status word shows none of them (the IREQ of a card behind an ISA bridge
+ * is edge-triggered: a status bit left set would block the next one).
+ *
+ * Transmit: a frame goes into the TX FIFO whole, behind its length; the
+ * chip sends it from there.  When the FIFO has no room for a full-size
+ * frame the queue stops, and the chip reports TX_AVAIL once it has: no
+ * interrupt per frame.  Frames sent are counted by the chip (window 6);
+ * the TX status stack holds entries for failed frames only.  The resets
+ * that need process context (transmit timeout, transmitter errors,
+ * adapter failure) run in a work item.
  */
 
 #include <linux/delay.h>
 #include <linux/etherdevice.h>
+#include <linux/ethtool.h>
+#include <linux/interrupt.h>
+#include <linux/rtnetlink.h>
+#include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <pcmcia/cistpl.h>
 
+#include "compat.h"
 #include "elink3.h"
+
+#define EL3_IRQ_ROUNDS		8	/* status words per interrupt */
+#define EL3_TX_STACK		32	/* entries the TX status stack can hold */
 
 /*
  * A reset takes the chip about a millisecond; give it twenty before
@@ -121,4 +145,623 @@ bool el3_cis_node_id(struct pcmcia_device *link, u8 *addr)
 	}
 	kfree(data);
 	return len >= ETH_ALEN;
+}
+
+/* ---- the network side ---- */
+
+static void el3_set_irq_mask(struct el3_dev *el3, u16 mask)
+{
+	el3->irq_mask = mask;
+	el3_cmd(el3->io, EL3_OP_SET_INTR_ENB, mask);
+}
+
+/* The chip's counters (lock held; window 1 before and after). */
+void el3_read_stats(struct el3_dev *el3)
+{
+	struct rtnl_link_stats64 *st = &el3->stats;
+	unsigned long io = el3->io;
+	u8 ctr[EL3_STAT_UPPER + 1] = { 0 };
+	int i, n;
+
+	if (inw(io + EL3_STATUS_REG) == EL3_GONE)
+		return;
+	n = el3->stats_upper ? EL3_STAT_UPPER + 1 : EL3_STAT_DEFERRED + 1;
+	el3_cmd(io, EL3_OP_STATS_DISABLE, 0);
+	el3_window(io, 6);
+	for (i = 0; i < n; i++)
+		ctr[i] = inb(io + i);
+	/* the octet counts clear too: the driver counts bytes itself */
+	inw(io + EL3_STAT_RX_OCTETS);
+	inw(io + EL3_STAT_TX_OCTETS);
+	el3_window(io, 1);
+	el3_cmd(io, EL3_OP_STATS_ENABLE, 0);
+
+	st->tx_packets += ctr[EL3_STAT_TX_FRAMES] +
+			  ((ctr[EL3_STAT_UPPER] & 0x30) << 4);
+	st->tx_carrier_errors += ctr[EL3_STAT_CARRIER_LOST];
+	st->tx_heartbeat_errors += ctr[EL3_STAT_SQE];
+	st->tx_window_errors += ctr[EL3_STAT_LATE_COLL];
+	st->collisions += ctr[EL3_STAT_ONE_COLL] + ctr[EL3_STAT_MULTI_COLL];
+	/* frames the RX FIFO had no room for, whole or in part */
+	st->rx_fifo_errors += ctr[EL3_STAT_RX_OVERRUN];
+}
+
+/* Reset the transmitter and receiver: process context, chip masked. */
+int el3_txrx_reset(struct el3_dev *el3)
+{
+	int rc;
+
+	rc = el3_cmd_wait(el3->io, EL3_OP_TX_RESET, 0);
+	if (!rc)
+		rc = el3_cmd_wait(el3->io, EL3_OP_RX_RESET, 0);
+	return rc;
+}
+
+/*
+ * The chip's reset before it is programmed (open, resume, probe):
+ * process context, chip masked.
+ */
+int el3_chip_reset(struct el3_dev *el3)
+{
+	if (el3->ops->chip_reset)
+		return el3->ops->chip_reset(el3);
+	return el3_txrx_reset(el3);
+}
+
+/* Program the chip after a reset and turn it on (lock held). */
+static void el3_hw_init(struct el3_dev *el3)
+{
+	unsigned long io = el3->io;
+	int i;
+
+	el3_window(io, 2);
+	for (i = 0; i < ETH_ALEN; i++)
+		outb(el3->ndev->dev_addr[i], io + i);
+	el3_window(io, 1);
+	el3->ops->hw_init(el3);
+	/* what the counters hold from before is counted, then they run */
+	el3_read_stats(el3);
+
+	el3_cmd(io, EL3_OP_SET_RX_FILTER, el3->rx_filter);
+	el3_cmd(io, EL3_OP_RX_ENABLE, 0);
+	el3_cmd(io, EL3_OP_TX_ENABLE, 0);
+	el3_cmd(io, EL3_OP_SET_STATUS_ENB, EL3_ST_ALL);
+	el3_cmd(io, EL3_OP_ACK_INTR, EL3_ST_ALL);
+	el3_set_irq_mask(el3, EL3_IRQS);
+}
+
+static void el3_hw_start(struct el3_dev *el3)
+{
+	/* first NAPI, which the unmasked chip may need at once */
+	napi_enable(&el3->napi);
+	spin_lock_irq(&el3->lock);
+	el3_hw_init(el3);
+	el3->up = true;
+	el3->running = true;
+	spin_unlock_irq(&el3->lock);
+}
+
+/*
+ * Stop the chip and everything that drives it: the restart work, NAPI.
+ * Process context; the interrupt handler stays registered.
+ */
+static void el3_quiesce(struct el3_dev *el3)
+{
+	unsigned long io = el3->io;
+	bool running;
+
+	spin_lock_irq(&el3->lock);
+	running = el3->running;
+	el3->up = false;
+	el3->running = false;
+	el3->want = 0;
+	el3_set_irq_mask(el3, 0);
+	el3_cmd(io, EL3_OP_RX_DISABLE, 0);
+	el3_cmd(io, EL3_OP_TX_DISABLE, 0);
+	if (el3->ops->hw_stop)
+		el3->ops->hw_stop(el3);
+	if (running && !el3->resetting)
+		el3_read_stats(el3);
+	spin_unlock_irq(&el3->lock);
+	if (!running)
+		return;
+	cancel_work_sync(&el3->restart);
+	napi_disable(&el3->napi);
+}
+
+/* The card programmed and running, its link followed: open and resume. */
+void el3_start(struct el3_dev *el3)
+{
+	el3_hw_start(el3);
+	el3->ops->link_start(el3);
+}
+
+/* Nothing runs on the card any more: stop and suspend. */
+void el3_halt(struct el3_dev *el3)
+{
+	el3->ops->link_stop(el3);
+	el3_quiesce(el3);
+}
+
+/* Suspended, the card keeps nothing: resume resets and reprograms it. */
+void el3_suspend(struct el3_dev *el3)
+{
+	rtnl_lock();
+	netif_device_detach(el3->ndev);
+	if (netif_running(el3->ndev))
+		el3_halt(el3);
+	rtnl_unlock();
+}
+
+void el3_resume(struct el3_dev *el3)
+{
+	rtnl_lock();
+	if (netif_running(el3->ndev) && el3_chip_reset(el3))
+		netdev_err(el3->ndev, "the card did not finish its reset\n");
+	if (netif_running(el3->ndev))
+		el3_start(el3);
+	netif_device_attach(el3->ndev);
+	rtnl_unlock();
+}
+
+/* Hand the chip to the restart work (lock held). */
+static void el3_want(struct el3_dev *el3, unsigned int what)
+{
+	if (!el3->up)
+		return;
+	el3_set_irq_mask(el3, 0);
+	netif_stop_queue(el3->ndev);
+	el3->want |= what;
+	schedule_work(&el3->restart);
+}
+
+/* ---- transmit ---- */
+
+/* TX_AVAIL once a full-size frame fits (lock held). */
+static void el3_tx_wait_room(struct el3_dev *el3)
+{
+	unsigned int unit = 1U << el3->thresh_shift;
+
+	netif_stop_queue(el3->ndev);
+	el3_cmd(el3->io, EL3_OP_SET_TX_THRESH,
+		DIV_ROUND_UP(EL3_TX_ROOM_MAX, unit));
+}
+
+netdev_tx_t el3_start_xmit(struct sk_buff *skb, struct net_device *ndev)
+{
+	struct el3_dev *el3 = netdev_priv(ndev);
+	unsigned long io = el3->io;
+	unsigned long fifo = io + el3->w1 + EL3_W1_FIFO;
+	unsigned long flags;
+	unsigned int len;
+	u32 tail = 0;
+
+	if (skb_put_padto(skb, ETH_ZLEN)) {
+		spin_lock_irqsave(&el3->lock, flags);
+		el3->stats.tx_dropped++;
+		spin_unlock_irqrestore(&el3->lock, flags);
+		return NETDEV_TX_OK;
+	}
+	len = skb->len;
+
+	spin_lock_irqsave(&el3->lock, flags);
+	if (el3->want || el3->resetting) {
+		netif_stop_queue(ndev);
+		spin_unlock_irqrestore(&el3->lock, flags);
+		return NETDEV_TX_BUSY;
+	}
+	if (!el3->up) {
+		el3->stats.tx_dropped++;
+		goto done;
+	}
+	if (inw(io + EL3_W1_TX_FREE) < EL3_TX_ROOM(len)) {
+		/* the queue stops before that: not again */
+		el3_tx_wait_room(el3);
+		spin_unlock_irqrestore(&el3->lock, flags);
+		return NETDEV_TX_BUSY;
+	}
+	outw(len, fifo);
+	outw(0, fifo);
+	outsl(fifo, skb->data, len / 4);
+	if (len % 4) {
+		memcpy(&tail, skb->data + round_down(len, 4), len % 4);
+		outsl(fifo, &tail, 1);
+	}
+	el3->stats.tx_bytes += len;
+	if (inw(io + EL3_W1_TX_FREE) < EL3_TX_ROOM_MAX)
+		el3_tx_wait_room(el3);
+done:
+	spin_unlock_irqrestore(&el3->lock, flags);
+	dev_consume_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+/*
+ * The TX status stack: an entry for each frame the chip gave up on (lock
+ * held).  Any error stops the transmitter; after jabber or an underrun it
+ * needs a reset too.  Returns what the restart work must do.
+ */
+static unsigned int el3_tx_errors(struct el3_dev *el3)
+{
+	struct rtnl_link_stats64 *st = &el3->stats;
+	unsigned long txs_port = el3->io + el3->w1 + EL3_W1_TX_STATUS;
+	unsigned int want = 0;
+	bool stopped = false;
+	u8 txs;
+	int i;
+
+	for (i = 0; i < EL3_TX_STACK; i++) {
+		txs = inb(txs_port);
+		if (txs == 0xff || !(txs & EL3_TXS_COMPLETE))
+			break;
+		if (txs & (EL3_TXS_JABBER | EL3_TXS_UNDERRUN |
+			   EL3_TXS_MAX_COLL)) {
+			st->tx_errors++;
+			stopped = true;
+			netif_dbg(el3, tx_err, el3->ndev,
+				  "frame not sent, TX status %#04x\n", txs);
+		}
+		if (txs & EL3_TXS_MAX_COLL) {
+			st->tx_aborted_errors++;
+			st->collisions += 16;
+		}
+		if (txs & EL3_TXS_UNDERRUN)
+			st->tx_fifo_errors++;
+		if (txs & (EL3_TXS_JABBER | EL3_TXS_UNDERRUN))
+			want |= EL3_WANT_TX_RESET;
+		outb(0, txs_port);		/* pop */
+	}
+	if (stopped && !want)
+		el3_cmd(el3->io, EL3_OP_TX_ENABLE, 0);
+	return want;
+}
+
+void el3_tx_timeout(struct net_device *ndev, unsigned int txqueue)
+{
+	struct el3_dev *el3 = netdev_priv(ndev);
+	unsigned long flags;
+
+	spin_lock_irqsave(&el3->lock, flags);
+	if (el3->up && !el3->resetting)
+		netdev_warn(ndev, "transmit timed out (status %#06x, %u bytes free), resetting the transmitter\n",
+			    inw(el3->io + EL3_STATUS_REG),
+			    inw(el3->io + EL3_W1_TX_FREE));
+	el3->stats.tx_errors++;
+	el3_want(el3, EL3_WANT_TX_RESET);
+	spin_unlock_irqrestore(&el3->lock, flags);
+}
+
+/* ---- receive ---- */
+
+static void el3_rx_error(struct el3_dev *el3, u16 rxs)
+{
+	struct rtnl_link_stats64 *st = &el3->stats;
+
+	st->rx_errors++;
+	switch (rxs & EL3_RXS_CODE) {
+	case EL3_RXS_OVERRUN:
+		st->rx_over_errors++;
+		break;
+	case EL3_RXS_OVERSIZE:
+	case EL3_RXS_RUNT:
+		st->rx_length_errors++;
+		break;
+	case EL3_RXS_DRIBBLE:
+	case EL3_RXS_ALIGN:
+		st->rx_frame_errors++;
+		break;
+	case EL3_RXS_CRC:
+		st->rx_crc_errors++;
+		break;
+	}
+	netif_dbg(el3, rx_err, el3->ndev, "frame dropped, RX status %#06x\n",
+		  rxs);
+}
+
+/*
+ * The oldest frame of the RX FIFO (lock held): NULL when it was bad,
+ * ERR_PTR(-ENOENT) when there is none (or the card has gone).
+ */
+static struct sk_buff *el3_rx_one(struct el3_dev *el3)
+{
+	struct rtnl_link_stats64 *st = &el3->stats;
+	unsigned long io = el3->io;
+	struct sk_buff *skb = NULL;
+	unsigned int len;
+	u16 rxs;
+
+	rxs = inw(io + el3->w1 + EL3_W1_RX_STATUS);
+	if (rxs & EL3_RXS_INCOMPLETE)
+		return ERR_PTR(-ENOENT);
+	len = rxs & EL3_RXS_LEN;
+	if (rxs & EL3_RXS_ERROR) {
+		el3_rx_error(el3, rxs);
+	} else if (len < ETH_HLEN) {
+		st->rx_errors++;
+		st->rx_length_errors++;
+	} else {
+		/* the FIFO gives whole 32-bit words */
+		skb = netdev_alloc_skb_ip_align(el3->ndev, ALIGN(len, 4));
+		if (skb) {
+			insl(io + el3->w1 + EL3_W1_FIFO, skb->data,
+			     ALIGN(len, 4) / 4);
+			skb_put(skb, len);
+			st->rx_packets++;
+			st->rx_bytes += len;
+			if (is_multicast_ether_addr(skb->data))
+				st->multicast++;
+		} else {
+			st->rx_dropped++;
+		}
+	}
+	if (el3_cmd_wait_atomic(io, EL3_OP_RX_DISCARD, 0) == -ETIMEDOUT) {
+		netif_err(el3, rx_err, el3->ndev,
+			  "the chip does not drop a received frame, resetting the receiver\n");
+		el3_want(el3, EL3_WANT_RX_RESET);
+	}
+	return skb;
+}
+
+static int el3_poll(struct napi_struct *napi, int budget)
+{
+	struct el3_dev *el3 = container_of(napi, struct el3_dev, napi);
+	struct sk_buff *skb;
+	int done = 0;
+
+	while (done < budget) {
+		spin_lock_irq(&el3->lock);
+		if (!el3->up || el3->want || el3->resetting) {
+			spin_unlock_irq(&el3->lock);
+			break;
+		}
+		skb = el3_rx_one(el3);
+		spin_unlock_irq(&el3->lock);
+		if (IS_ERR(skb))
+			break;
+		done++;
+		if (skb) {
+			skb->protocol = eth_type_trans(skb, el3->ndev);
+			napi_gro_receive(napi, skb);
+		}
+	}
+	if (done == budget)
+		return budget;
+
+	if (napi_complete_done(napi, done)) {
+		spin_lock_irq(&el3->lock);
+		if (el3->up && !el3->want && !el3->resetting)
+			el3_set_irq_mask(el3, EL3_IRQS);
+		spin_unlock_irq(&el3->lock);
+	}
+	return done;
+}
+
+/* ---- interrupt and restarts ---- */
+
+/* FIFO trouble the chip reports as an adapter failure (lock held). */
+static unsigned int el3_adapter_failure(struct el3_dev *el3)
+{
+	unsigned long io = el3->io;
+	unsigned int want = 0;
+	u16 diag;
+
+	el3_window(io, 4);
+	diag = inw(io + EL3_W4_FIFO_DIAG);
+	el3_window(io, 1);
+	netif_err(el3, hw, el3->ndev, "adapter failure, FIFO diagnostics %#06x\n",
+		  diag);
+	if (diag & EL3_DIAG_TX_OVERRUN) {
+		el3->stats.tx_fifo_errors++;
+		want |= EL3_WANT_TX_RESET;
+	}
+	if (diag & EL3_DIAG_RX_UNDERRUN) {
+		el3->stats.rx_fifo_errors++;
+		want |= EL3_WANT_RX_RESET;
+	}
+	el3_cmd(io, EL3_OP_ACK_INTR, EL3_ST_ADAPTER_FAIL);
+	return want;
+}
+
+static irqreturn_t el3_interrupt(int irq, void *data)
+{
+	struct el3_dev *el3 = data;
+	unsigned long io = el3->io;
+	irqreturn_t ret = IRQ_NONE;
+	unsigned int want = 0;
+	u16 status;
+	int round;
+
+	spin_lock(&el3->lock);
+	for (round = 0; round < EL3_IRQ_ROUNDS && el3->irq_mask; round++) {
+		status = inw(io + EL3_STATUS_REG);
+		/* all ones, or not the window left selected: the card is gone */
+		if (status == EL3_GONE || el3_status_window(status) != 1)
+			break;
+		if (!(status & el3->irq_mask))
+			break;
+		ret = IRQ_HANDLED;
+		if (status & el3->irq_mask & EL3_ST_RX_COMPLETE) {
+			el3_set_irq_mask(el3, el3->irq_mask & ~EL3_ST_RX_COMPLETE);
+			napi_schedule(&el3->napi);
+		}
+		if (status & EL3_ST_TX_COMPLETE)
+			want |= el3_tx_errors(el3);
+		if (status & EL3_ST_TX_AVAIL) {
+			el3_cmd(io, EL3_OP_ACK_INTR, EL3_ST_TX_AVAIL);
+			if (!want)
+				netif_wake_queue(el3->ndev);
+		}
+		if (status & EL3_ST_STATS_FULL)
+			el3_read_stats(el3);
+		if (status & EL3_ST_ADAPTER_FAIL)
+			want |= el3_adapter_failure(el3);
+		el3_cmd(io, EL3_OP_ACK_INTR, EL3_ST_INT_LATCH | EL3_ST_INT_REQ |
+			EL3_ST_RX_EARLY);
+		if (want) {
+			el3_want(el3, want);
+			break;
+		}
+	}
+	if (round == EL3_IRQ_ROUNDS) {
+		if (net_ratelimit())
+			netdev_warn(el3->ndev,
+				    "events keep coming (status %#06x), acknowledging them all\n",
+				    inw(io + EL3_STATUS_REG));
+		el3_cmd(io, EL3_OP_ACK_INTR, EL3_ST_ALL);
+	}
+	spin_unlock(&el3->lock);
+	return ret;
+}
+
+static void el3_restart_work(struct work_struct *work)
+{
+	struct el3_dev *el3 = container_of(work, struct el3_dev, restart);
+	unsigned long io = el3->io;
+	unsigned int want;
+	int rc = 0;
+
+	napi_disable(&el3->napi);
+	spin_lock_irq(&el3->lock);
+	want = el3->up ? el3->want : 0;
+	el3->want = 0;
+	el3->resetting = want != 0;
+	spin_unlock_irq(&el3->lock);
+	if (!want)
+		goto out;
+
+	/* commands and the status word are in every window: no lock */
+	if (!pcmcia_dev_present(el3->link))
+		rc = -ENODEV;
+	if (!rc && (want & EL3_WANT_TX_RESET))
+		rc = el3_cmd_wait(io, EL3_OP_TX_RESET, 0);
+	if (!rc && (want & EL3_WANT_RX_RESET))
+		rc = el3_cmd_wait(io, EL3_OP_RX_RESET, 0);
+	if (rc && rc != -ENODEV)
+		netdev_err(el3->ndev, "the card did not finish its reset (%d)\n", rc);
+
+	spin_lock_irq(&el3->lock);
+	el3->resetting = false;
+	if (el3->up && rc != -ENODEV) {
+		if (want & EL3_WANT_TX_RESET)
+			el3_cmd(io, EL3_OP_TX_ENABLE, 0);
+		if (want & EL3_WANT_RX_RESET) {
+			el3_cmd(io, EL3_OP_SET_RX_FILTER, el3->rx_filter);
+			el3_cmd(io, EL3_OP_RX_ENABLE, 0);
+		}
+		el3_cmd(io, EL3_OP_ACK_INTR, EL3_ST_ALL);
+		el3_set_irq_mask(el3, EL3_IRQS);
+		netif_wake_queue(el3->ndev);
+	}
+	spin_unlock_irq(&el3->lock);
+out:
+	napi_enable(&el3->napi);
+}
+
+/* ---- net_device ---- */
+
+int el3_open(struct net_device *ndev)
+{
+	struct el3_dev *el3 = netdev_priv(ndev);
+	int rc;
+
+	if (!pcmcia_dev_present(el3->link))
+		return -ENODEV;
+	rc = el3_chip_reset(el3);
+	if (rc) {
+		netdev_err(ndev, "the card did not finish its reset\n");
+		return rc;
+	}
+	rc = request_irq(el3->link->irq, el3_interrupt, IRQF_SHARED,
+			 ndev->name, el3);
+	if (rc)
+		return rc;
+	el3_start(el3);
+	netif_start_queue(ndev);
+	return 0;
+}
+
+int el3_stop(struct net_device *ndev)
+{
+	struct el3_dev *el3 = netdev_priv(ndev);
+
+	netif_stop_queue(ndev);
+	el3_halt(el3);
+	free_irq(el3->link->irq, el3);
+	netif_carrier_off(ndev);
+	return 0;
+}
+
+/*
+ * All multicast groups or none: the 3c589 has no multicast filter, and
+ * the 3c574's hash filter is not documented.
+ */
+void el3_set_rx_mode(struct net_device *ndev)
+{
+	struct el3_dev *el3 = netdev_priv(ndev);
+	u16 filter = EL3_RXF_STATION | EL3_RXF_BROADCAST;
+	unsigned long flags;
+
+	if (ndev->flags & IFF_PROMISC)
+		filter |= EL3_RXF_MULTICAST | EL3_RXF_PROMISC;
+	else if ((ndev->flags & IFF_ALLMULTI) || !netdev_mc_empty(ndev))
+		filter |= EL3_RXF_MULTICAST;
+	spin_lock_irqsave(&el3->lock, flags);
+	el3->rx_filter = filter;
+	if (el3->up && !el3->resetting)
+		el3_cmd(el3->io, EL3_OP_SET_RX_FILTER, filter);
+	spin_unlock_irqrestore(&el3->lock, flags);
+}
+
+void el3_get_stats64(struct net_device *ndev, struct rtnl_link_stats64 *stats)
+{
+	struct el3_dev *el3 = netdev_priv(ndev);
+	unsigned long flags;
+
+	spin_lock_irqsave(&el3->lock, flags);
+	if (el3->up && !el3->resetting && netif_device_present(ndev))
+		el3_read_stats(el3);
+	*stats = el3->stats;
+	spin_unlock_irqrestore(&el3->lock, flags);
+}
+
+/* ---- ethtool ---- */
+
+void el3_get_drvinfo(struct net_device *ndev, struct ethtool_drvinfo *info)
+{
+	struct el3_dev *el3 = netdev_priv(ndev);
+
+	strscpy(info->driver, KBUILD_MODNAME, sizeof(info->driver));
+	strscpy(info->bus_info, dev_name(&el3->link->dev),
+		sizeof(info->bus_info));
+}
+
+u32 el3_get_msglevel(struct net_device *ndev)
+{
+	struct el3_dev *el3 = netdev_priv(ndev);
+
+	return el3->msg_enable;
+}
+
+void el3_set_msglevel(struct net_device *ndev, u32 level)
+{
+	struct el3_dev *el3 = netdev_priv(ndev);
+
+	el3->msg_enable = level;
+}
+
+/*
+ * The network side of a new card, at the start of @ndev's private area;
+ * the driver sets io, w1, thresh_shift and stats_upper before open.
+ */
+void el3_dev_init(struct el3_dev *el3, struct net_device *ndev,
+		  struct pcmcia_device *link, const struct el3_ops *ops)
+{
+	el3->ndev = ndev;
+	el3->link = link;
+	el3->ops = ops;
+	link->priv = el3;
+	spin_lock_init(&el3->lock);
+	INIT_WORK(&el3->restart, el3_restart_work);
+	netif_napi_add(ndev, &el3->napi, el3_poll);
+	el3->rx_filter = EL3_RXF_STATION | EL3_RXF_BROADCAST;
 }

@@ -18,8 +18,6 @@
 #include "trace.h"
 
 /* Ports */
-#define EL3_DATA                0x00
-#define EL3_DATA_HI             0x02
 #define EL3_CMD                 0x0e
 
 #define W0_MANUFACTURER         0x00
@@ -98,10 +96,9 @@ enum {
 #define TXS_INTR                0x40
 #define TXS_OVERFLOW            0x04
 
+/* EEPROM command: opcode in the 2 bits above the address */
 #define EEPROM_BUSY             0x8000
-#define EEPROM_OP_MASK          0x00c0
-#define EEPROM_OP_READ          0x0080
-#define EEPROM_ADDR_MASK        0x003f
+#define EEPROM_OP_READ          2
 #define EEPROM_READ_NS          162000
 
 #define CONFIG_CTRL_ENA         0x0001
@@ -165,13 +162,14 @@ static uint16_t el3_raw_status(PCLElink3Card *s)
 
 /*
  * IREQ# follows the enabled status bits once the host has chosen a
- * configuration and activated the adapter.
+ * configuration and (on chips that have the bit) activated the adapter.
  */
 static void el3_update_irq(PCLElink3Card *s)
 {
     PCMCIACardState *card = PCMCIA_CARD(s);
-    bool level = (el3_raw_status(s) & s->int_enable) &&
-                 (s->config_ctrl & CONFIG_CTRL_ENA);
+    bool active = (s->config_ctrl & CONFIG_CTRL_ENA) ||
+                  !PCL_ELINK3_CARD_GET_CLASS(s)->adapter_enable;
+    bool level = (el3_raw_status(s) & s->int_enable) && active;
     bool ireq = level && (s->cor & COR_INDEX) && !(s->cor & COR_SRESET);
 
     s->ccsr = (s->ccsr & ~CCSR_INTR) | (level ? CCSR_INTR : 0);
@@ -374,7 +372,13 @@ static ssize_t el3_receive(NetClientState *nc, const uint8_t *buf,
 
 static void el3_link_status_changed(NetClientState *nc)
 {
+    PCLElink3Card *s = qemu_get_nic_opaque(nc);
+    PCLElink3CardClass *ec = PCL_ELINK3_CARD_GET_CLASS(s);
+
     trace_pcl_el3_link(!nc->link_down);
+    if (ec->link_changed) {
+        ec->link_changed(s, !nc->link_down);
+    }
 }
 
 static NetClientInfo el3_net_info = {
@@ -542,6 +546,17 @@ static void el3_chip_reset(PCLElink3Card *s)
     s->eeprom_ready = 0;
 }
 
+/* TotalReset: the chip and the card's own registers. */
+static void el3_total_reset(PCLElink3Card *s)
+{
+    PCLElink3CardClass *ec = PCL_ELINK3_CARD_GET_CLASS(s);
+
+    el3_chip_reset(s);
+    if (ec->card_reset) {
+        ec->card_reset(s, false);
+    }
+}
+
 /* The fault option: a reset command never reports that it finished. */
 static void el3_reset_command(PCLElink3Card *s)
 {
@@ -560,7 +575,7 @@ static void el3_command(PCLElink3Card *s, uint16_t val)
     trace_pcl_el3_command(cmd, arg);
     switch (cmd) {
     case CMD_TOTAL_RESET:
-        el3_chip_reset(s);
+        el3_total_reset(s);
         el3_reset_command(s);
         break;
     case CMD_SELECT_WINDOW:
@@ -616,7 +631,7 @@ static void el3_command(PCLElink3Card *s, uint16_t val)
         s->rx_early = arg;
         break;
     case CMD_SET_TX_THRESHOLD:
-        s->tx_avail = arg;
+        s->tx_avail = arg << PCL_ELINK3_CARD_GET_CLASS(s)->threshold_shift;
         tx_check_available(s);
         break;
     case CMD_SET_TX_START:
@@ -654,12 +669,15 @@ static uint16_t el3_eeprom_cmd_read(PCLElink3Card *s)
 
 static void el3_eeprom_cmd_write(PCLElink3Card *s, uint16_t val)
 {
+    unsigned bits = PCL_ELINK3_CARD_GET_CLASS(s)->eeprom_addr_bits;
+    unsigned addr = val & ((1u << bits) - 1);
+
     s->eeprom_cmd = val & ~EEPROM_BUSY;
-    if ((val & EEPROM_OP_MASK) == EEPROM_OP_READ) {
-        s->eeprom_data = s->eeprom[val & EEPROM_ADDR_MASK];
+    if (((val >> bits) & 3) == EEPROM_OP_READ) {
+        s->eeprom_data = s->eeprom[addr];
         s->eeprom_ready = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
                           EEPROM_READ_NS;
-        trace_pcl_el3_eeprom_read(val & EEPROM_ADDR_MASK, s->eeprom_data);
+        trace_pcl_el3_eeprom_read(addr, s->eeprom_data);
     }
 }
 
@@ -679,10 +697,14 @@ static uint16_t el3_stat_word(PCLElink3Card *s, uint16_t *ctr)
     return val;
 }
 
-/* Word registers at even offset @off (reads may have side effects). */
-static bool el3_word_reg(PCLElink3Card *s, unsigned off, uint16_t *val)
+/*
+ * Word registers of window @win at even offset @off (reads may have side
+ * effects).
+ */
+static bool el3_word_reg(PCLElink3Card *s, unsigned win, unsigned off,
+                         uint16_t *val)
 {
-    switch (s->window << 4 | off) {
+    switch (win << 4 | off) {
     case 0x00 | W0_MANUFACTURER:
         *val = EL3_MANUFACTURER_ID;
         break;
@@ -734,9 +756,10 @@ static bool el3_word_reg(PCLElink3Card *s, unsigned off, uint16_t *val)
 }
 
 /* Registers that are bytes. */
-static bool el3_byte_reg(PCLElink3Card *s, unsigned off, uint8_t *val)
+static bool el3_byte_reg(PCLElink3Card *s, unsigned win, unsigned off,
+                         uint8_t *val)
 {
-    switch (s->window << 4 | off) {
+    switch (win << 4 | off) {
     case 0x10 | EL3_DATA ... 0x10 | (EL3_DATA_HI + 1):
         *val = rx_byte(s);
         break;
@@ -762,36 +785,39 @@ static bool el3_byte_reg(PCLElink3Card *s, unsigned off, uint8_t *val)
 }
 
 /* An 8-bit cycle: a byte register, or half of a word register. */
-static uint8_t el3_read_byte(PCLElink3Card *s, unsigned off)
+static uint8_t el3_read_byte(PCLElink3Card *s, unsigned win, unsigned off)
 {
     uint16_t word;
     uint8_t val;
 
-    if (el3_byte_reg(s, off, &val)) {
+    if (el3_byte_reg(s, win, off, &val)) {
         return val;
     }
-    if (el3_word_reg(s, off & ~1, &word)) {
+    if (el3_word_reg(s, win, off & ~1, &word)) {
         return off & 1 ? word >> 8 : word & 0xff;
     }
     return 0;
 }
 
 /* A 16-bit cycle at even @off: a word register, or two byte registers. */
-static uint16_t el3_read_word(PCLElink3Card *s, unsigned off)
+static uint16_t el3_read_word(PCLElink3Card *s, unsigned win, unsigned off)
 {
     uint16_t val;
 
-    if (el3_word_reg(s, off, &val)) {
+    if (el3_word_reg(s, win, off, &val)) {
         return val;
     }
-    return el3_read_byte(s, off) | el3_read_byte(s, off + 1) << 8;
+    return el3_read_byte(s, win, off) |
+           el3_read_byte(s, win, off + 1) << 8;
 }
 
-static void el3_write_byte(PCLElink3Card *s, unsigned off, uint8_t val);
+static void el3_write_byte(PCLElink3Card *s, unsigned win, unsigned off,
+                           uint8_t val);
 
-static void el3_write_word(PCLElink3Card *s, unsigned off, uint16_t val)
+static void el3_write_word(PCLElink3Card *s, unsigned win, unsigned off,
+                           uint16_t val)
 {
-    switch (s->window << 4 | off) {
+    switch (win << 4 | off) {
     case 0x00 | W0_CONFIG_CTRL:
         s->config_ctrl = val;
         el3_update_irq(s);
@@ -813,13 +839,14 @@ static void el3_write_word(PCLElink3Card *s, unsigned off, uint16_t val)
         s->media = val;
         return;
     }
-    el3_write_byte(s, off, val & 0xff);
-    el3_write_byte(s, off + 1, val >> 8);
+    el3_write_byte(s, win, off, val & 0xff);
+    el3_write_byte(s, win, off + 1, val >> 8);
 }
 
-static void el3_write_byte(PCLElink3Card *s, unsigned off, uint8_t val)
+static void el3_write_byte(PCLElink3Card *s, unsigned win, unsigned off,
+                           uint8_t val)
 {
-    switch (s->window) {
+    switch (win) {
     case 1:
         switch (off) {
         case EL3_DATA ... EL3_DATA_HI + 1:
@@ -841,46 +868,65 @@ static void el3_write_byte(PCLElink3Card *s, unsigned off, uint8_t val)
         }
         return;
     }
-    trace_pcl_el3_ignored_write(s->window, off, val);
+    trace_pcl_el3_ignored_write(win, off, val);
 }
 
 /* --- PC Card front end: I/O ports --- */
 
+/*
+ * The window port @port of the card's range shows: the upper half of a
+ * 32-port card is window 1 whatever window is selected.
+ */
+static unsigned el3_port_window(PCLElink3Card *s, unsigned port)
+{
+    return port >= 16 ? 1 : s->window;
+}
+
 static uint16_t el3_io_read(PCMCIACardState *card, uint32_t addr)
 {
     PCLElink3Card *s = PCL_ELINK3_CARD(card);
+    PCLElink3CardClass *ec = PCL_ELINK3_CARD_GET_CLASS(s);
     bool wide = pcmcia_slot_cycle_is_16bit(card);
-    unsigned off = addr & 0x0f;
+    unsigned port = addr & (ec->io_ports - 1);
+    unsigned win = el3_port_window(s, port);
+    unsigned off = port & 0x0f;
     uint16_t val;
 
     if ((off & ~1) == EL3_CMD) {
         val = el3_status(s);
         val = wide ? val : (off & 1 ? val >> 8 : val & 0xff);
+    } else if (ec->port_read && ec->port_read(s, win, port, wide, &val)) {
+        /* the card's own register */
     } else if (wide) {
-        val = el3_read_word(s, off);
+        val = el3_read_word(s, win, off);
     } else {
-        val = el3_read_byte(s, off);
+        val = el3_read_byte(s, win, off);
     }
-    trace_pcl_el3_read(s->window, off, wide ? 2 : 1, val);
+    trace_pcl_el3_read(win, port, wide ? 2 : 1, val);
     return val;
 }
 
 static void el3_io_write(PCMCIACardState *card, uint32_t addr, uint16_t val)
 {
     PCLElink3Card *s = PCL_ELINK3_CARD(card);
+    PCLElink3CardClass *ec = PCL_ELINK3_CARD_GET_CLASS(s);
     bool wide = pcmcia_slot_cycle_is_16bit(card);
-    unsigned off = addr & 0x0f;
+    unsigned port = addr & (ec->io_ports - 1);
+    unsigned win = el3_port_window(s, port);
+    unsigned off = port & 0x0f;
 
-    trace_pcl_el3_write(s->window, off, wide ? 2 : 1, val);
+    trace_pcl_el3_write(win, port, wide ? 2 : 1, val);
     if ((off & ~1) == EL3_CMD) {
         /* commands are words; a byte write there goes nowhere */
         if (wide) {
             el3_command(s, val);
         }
+    } else if (ec->port_write && ec->port_write(s, win, port, wide, val)) {
+        /* the card's own register */
     } else if (wide) {
-        el3_write_word(s, off, val);
+        el3_write_word(s, win, off, val);
     } else {
-        el3_write_byte(s, off, val);
+        el3_write_byte(s, win, off, val);
     }
 }
 
@@ -961,11 +1007,15 @@ static void el3_build_eeprom(PCLElink3Card *s)
 static void el3_reset(DeviceState *dev)
 {
     PCLElink3Card *s = PCL_ELINK3_CARD(dev);
+    PCLElink3CardClass *ec = PCL_ELINK3_CARD_GET_CLASS(s);
     bool held;
 
     trace_pcl_el3_reset();
     held = nic_wire_reset(&s->wire);
     el3_chip_reset(s);
+    if (ec->card_reset) {
+        ec->card_reset(s, true);
+    }
     s->cor = 0;
     s->ccsr = 0;
     el3_update_irq(s);
@@ -982,6 +1032,8 @@ static void el3_realize(DeviceState *dev, Error **errp)
 
     assert(ec->rx_fifo_size <= EL3_FIFO_MAX &&
            ec->tx_fifo_size <= EL3_FIFO_MAX);
+    assert((ec->io_ports == 16 || ec->io_ports == 32) &&
+           (1u << ec->eeprom_addr_bits) <= EL3_EEPROM_WORDS);
     qemu_macaddr_default_if_unset(&s->conf.macaddr);
     s->cis_len = nic_card_build_cis(s->cis, sizeof(s->cis), &ec->id,
                                     s->conf.macaddr.a);
@@ -1099,6 +1151,13 @@ static void el3_class_init(ObjectClass *oc, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(oc);
     PCMCIACardClass *pcc = PCMCIA_CARD_CLASS(oc);
+    PCLElink3CardClass *ec = PCL_ELINK3_CARD_CLASS(oc);
+
+    /* the 3c509 family's: card types change what differs */
+    ec->io_ports = 16;
+    ec->eeprom_addr_bits = 6;
+    ec->threshold_shift = 0;
+    ec->adapter_enable = true;
 
     pcc->attach = el3_attach;
     pcc->detach = el3_detach;

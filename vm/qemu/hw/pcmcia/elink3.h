@@ -1,6 +1,6 @@
 /*
  * 3Com EtherLink III PC Cards: the chip core and its PC Card front end,
- * shared by the card models of that family (pcmcia-3c589).
+ * shared by the card models of that family (pcmcia-3c589, pcmcia-3c574).
  *
  * The chip shows its registers through windows of 16 ports: window n is
  * chosen with the SelectWindow command, and the command/status port at
@@ -30,9 +30,12 @@
  * and the frame padded to 32 bits; the frame leaves when complete.
  *
  * The card type gives the FIFO sizes, the identity and the CIS
- * configuration tuples; the front end here owns the function
- * configuration registers (COR, CCSR), IREQ#, power-on reset, the NIC and
- * the wire pacing (nic-card.h).
+ * configuration tuples, the size of its I/O range (32 ports: window 1 is
+ * also mapped at 0x10-0x1f, whatever window is selected), the width of
+ * the EEPROM address, the unit of the thresholds, and registers of its
+ * own through hooks; the front end here owns the function configuration
+ * registers (COR, CCSR), IREQ#, power-on reset, the NIC and the wire
+ * pacing (nic-card.h).
  *
  * Part of pcmcia-legacy.  SPDX-License-Identifier: GPL-2.0-only
  */
@@ -49,10 +52,10 @@
 #define TYPE_PCL_ELINK3_CARD "pcl-elink3-card"
 OBJECT_DECLARE_TYPE(PCLElink3Card, PCLElink3CardClass, PCL_ELINK3_CARD)
 
-#define EL3_FIFO_MAX            (16 * 1024)
+#define EL3_FIFO_MAX            (32 * 1024)
 #define EL3_RX_SLOTS            128     /* more than minimal frames fit */
 #define EL3_TX_STATUS_DEPTH     31
-#define EL3_EEPROM_WORDS        64
+#define EL3_EEPROM_WORDS        256
 #define EL3_STATS_BYTES         9
 #define EL3_MAX_CIS             256
 
@@ -63,6 +66,10 @@ OBJECT_DECLARE_TYPE(PCLElink3Card, PCLElink3CardClass, PCL_ELINK3_CARD)
 #define EL3_EE_ADDR_CFG         8
 #define EL3_EE_RESOURCE_CFG     9
 #define EL3_EE_OEM_NODE         10
+
+/* Ports of window 1, the FIFO's data port */
+#define EL3_DATA                0x00
+#define EL3_DATA_HI             0x02
 
 struct PCLElink3Card {
     /*< private >*/
@@ -141,6 +148,25 @@ struct PCLElink3CardClass {
     uint16_t product_id;        /* window 0, 0x02, and EEPROM word 3 */
     uint32_t rx_fifo_size;
     uint32_t tx_fifo_size;
+    unsigned io_ports;          /* 16, or 32 with window 1 at 0x10-0x1f */
+    unsigned eeprom_addr_bits;  /* the read opcode (2) is just above */
+    unsigned threshold_shift;   /* thresholds in bytes (0), dwords (2) */
+    /* IREQ# waits for window 0's configuration control bit 0 (3c509) */
+    bool adapter_enable;
+
+    /*
+     * Registers of the card's own: @port is the offset in the card's I/O
+     * range (0 to io_ports - 1), @win the window it shows (1 for the
+     * upper half of 32 ports), @wide a 16-bit cycle.  Return false to let
+     * the core decode the access (it sees FIFO cycles after the hook).
+     */
+    bool (*port_read)(PCLElink3Card *s, unsigned win, unsigned port,
+                      bool wide, uint16_t *val);
+    bool (*port_write)(PCLElink3Card *s, unsigned win, unsigned port,
+                       bool wide, uint16_t val);
+    /* its own registers after TotalReset, or at power-on */
+    void (*card_reset)(PCLElink3Card *s, bool power_on);
+    void (*link_changed)(PCLElink3Card *s, bool up);
 };
 
 extern const VMStateDescription vmstate_pcl_elink3_card;

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * 3Com 3c574 Fast EtherLink PC Cards: the PC Card side.
+ *
+ * The cards want configuration entry 1 and 32 ports of 16-bit I/O.  The
+ * station address is in EEPROM words 10-12 (read command 0x200), or on
+ * cards that have one in a 3Com node ID tuple of the CIS.  Every card has
+ * an MII PHY: without one there is no network port, and no driver.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/etherdevice.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <pcmcia/cistpl.h>
+#include <pcmcia/ds.h>
+
+#include "compat.h"
+#include "3c574.h"
+
+#define C574_CONFIG_INDEX	1
+#define C574_TX_TIMEOUT		HZ	/* the FIFO drains in 30 ms at 10 Mbit/s */
+#define C574_MSG_DEFAULT	(NETIF_MSG_DRV | NETIF_MSG_PROBE | \
+				 NETIF_MSG_LINK | NETIF_MSG_RX_ERR | \
+				 NETIF_MSG_TX_ERR)
+
+static int c574_enable(struct pcmcia_device *link)
+{
+	struct resource *io = link->resource[0];
+
+	if (!link->irq)
+		return -ENODEV;
+	link->config_index = C574_CONFIG_INDEX;
+	link->config_flags |= CONF_ENABLE_IRQ;
+	io->start = 0;		/* anywhere, aligned to its size */
+	io->end = C574_IO_SIZE;
+	io->flags &= ~IO_DATA_PATH_WIDTH;
+	io->flags |= IO_DATA_PATH_WIDTH_16;
+	link->io_lines = 16;
+	if (pcmcia_request_io(link)) {
+		dev_err(&link->dev, "no 32 ports of I/O space for the card\n");
+		return -EBUSY;
+	}
+	return pcmcia_enable_device(link);
+}
+
+/*
+ * The station address, from the CIS or the EEPROM (window 0 selected); a
+ * random one if the card's is not valid.
+ */
+static int c574_get_mac(struct el3_dev *el3)
+{
+	u8 addr[ETH_ALEN];
+	u16 word;
+	int i, rc;
+
+	if (!el3_cis_node_id(el3->link, addr)) {
+		for (i = 0; i < ETH_ALEN / 2; i++) {
+			rc = el3_eeprom_read(el3->io, C574_EEPROM_READ,
+					     C574_EE_NODE + i, &word);
+			if (rc)
+				return rc;
+			addr[2 * i] = word >> 8;
+			addr[2 * i + 1] = word & 0xff;
+		}
+	}
+	if (is_valid_ether_addr(addr)) {
+		eth_hw_addr_set(el3->ndev, addr);
+		return 0;
+	}
+	eth_hw_addr_random(el3->ndev);
+	dev_warn(&el3->link->dev, "the card holds no valid address (%pM), using %pM\n",
+		 addr, el3->ndev->dev_addr);
+	return 0;
+}
+
+/* The chip behind the ports: a 3Com one that finishes its resets. */
+static int c574_check_chip(struct el3_dev *el3)
+{
+	struct pcmcia_device *link = el3->link;
+	u16 id;
+
+	el3_window(el3->io, 0);
+	id = inw(el3->io + EL3_W0_MANF_ID);
+	if (id != EL3_MANF_3COM) {
+		dev_err(&link->dev, "no EtherLink III at %pR (ID %#06x)\n",
+			link->resource[0], id);
+		return -ENODEV;
+	}
+	if (c574_chip_reset(el3)) {
+		dev_err(&link->dev, "the 3c574 at %pR did not finish its reset\n",
+			link->resource[0]);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* What the probe reports: the ASIC revision and InternalConfig. */
+static void c574_read_ids(struct el3_dev *el3, unsigned int *rev, u32 *config)
+{
+	unsigned long io = el3->io;
+
+	spin_lock_irq(&el3->lock);
+	outw(FIELD_PREP(C574_RUNNER_WINDOW, C574_ASIC_WINDOW),
+	     io + C574_RUNNER_RD);
+	*rev = inb(io + C574_ASIC_REG) >> 3;
+	outw(0, io + C574_RUNNER_RD);
+	el3_window(io, 3);
+	*config = inw(io + C574_W3_CONFIG) |
+		  (u32)inw(io + C574_W3_CONFIG + 2) << 16;
+	el3_window(io, 1);
+	spin_unlock_irq(&el3->lock);
+}
+
+/* The card's resources and the net_device (unregistered) go; NAPI with it. */
+static void c574_release(struct pcmcia_device *link, struct net_device *ndev)
+{
+	pcmcia_disable_device(link);
+	link->priv = NULL;
+	free_netdev(ndev);
+}
+
+static int c574_probe(struct pcmcia_device *link)
+{
+	static const char * const split[] = { "5:3", "3:1", "1:1", "3:5" };
+	struct net_device *ndev;
+	struct c574_dev *priv;
+	struct el3_dev *el3;
+	unsigned int rev;
+	u32 config;
+	int rc;
+
+	ndev = alloc_etherdev(sizeof(*priv));
+	if (!ndev)
+		return -ENOMEM;
+	priv = c574_nic_init(ndev, link);
+	el3 = &priv->el3;
+	el3->msg_enable = C574_MSG_DEFAULT;
+
+	rc = c574_enable(link);
+	if (!rc) {
+		el3->io = link->resource[0]->start;
+		rc = c574_check_chip(el3);
+	}
+	if (rc)
+		goto fail;
+	el3_window(el3->io, 0);
+	rc = c574_get_mac(el3);
+	el3_window(el3->io, 1);
+	if (rc) {
+		dev_err(&link->dev, "cannot read the card's EEPROM (%d)\n", rc);
+		goto fail;
+	}
+	c574_read_ids(el3, &rev, &config);
+	rc = c574_phy_find(priv);
+	if (rc) {
+		dev_err(&link->dev, "no MII PHY answers on the card\n");
+		goto fail;
+	}
+
+	SET_NETDEV_DEV(ndev, &link->dev);
+	ndev->netdev_ops = &c574_netdev_ops;
+	ndev->ethtool_ops = &c574_ethtool_ops;
+	ndev->watchdog_timeo = C574_TX_TIMEOUT;
+	ndev->base_addr = el3->io;
+	ndev->irq = link->irq;
+	netif_carrier_off(ndev);	/* until open finds the link */
+	rc = register_netdev(ndev);
+	if (rc)
+		goto fail;
+	netdev_info(ndev, "3Com 3c574 at %pR, irq %u, %pM, ASIC rev %u, %uK RAM split %s Rx:Tx, MII PHY %d\n",
+		    link->resource[0], link->irq, ndev->dev_addr, rev,
+		    8U << FIELD_GET(C574_CFG_RAM_SIZE, config),
+		    split[FIELD_GET(C574_CFG_RAM_SPLIT, config)],
+		    priv->mii.phy_id);
+	return 0;
+
+fail:
+	c574_release(link, ndev);
+	return rc;
+}
+
+static void c574_remove(struct pcmcia_device *link)
+{
+	struct net_device *ndev = ((struct el3_dev *)link->priv)->ndev;
+
+	netif_device_detach(ndev);
+	unregister_netdev(ndev);
+	c574_release(link, ndev);
+}
+
+static int c574_suspend(struct pcmcia_device *link)
+{
+	el3_suspend(link->priv);
+	return 0;
+}
+
+static int c574_resume(struct pcmcia_device *link)
+{
+	el3_resume(link->priv);
+	return 0;
+}
+
+/* The cards of upstream's 3c574_cs (Linux 6.12) */
+static const struct pcmcia_device_id c574_ids[] = {
+	PCMCIA_DEVICE_MANF_CARD(0x0101, 0x0574),
+	/* 3CCFEM556: its CIS is a file of the PC Card core's firmware */
+	PCMCIA_MFC_DEVICE_CIS_MANF_CARD(0, 0x0101, 0x0556, "cis/3CCFEM556.cis"),
+	PCMCIA_DEVICE_NULL,
+};
+MODULE_DEVICE_TABLE(pcmcia, c574_ids);
+
+static struct pcmcia_driver c574_driver = {
+	.owner		= THIS_MODULE,
+	.name		= "3c574_cs",
+	.probe		= c574_probe,
+	.remove		= c574_remove,
+	.suspend	= c574_suspend,
+	.resume		= c574_resume,
+	.id_table	= c574_ids,
+};
+module_pcmcia_driver(c574_driver);
+
+MODULE_DESCRIPTION("3Com 3c574 Fast EtherLink PC Card Ethernet");
+MODULE_LICENSE("GPL");
