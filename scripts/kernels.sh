@@ -98,6 +98,11 @@ _kernel_prepare_self()
 	KARCH=amd64 KMAKE_ARCH=$SK_KARCH
 	KROOT=$(chroot_dir "$KSUITE" "$KARCH")
 	KDIR=$SK_DIR/build
+	# what `make modules_install` leaves on a self-built kernel's system:
+	# /lib/modules/RELEASE/build, for DKMS and the feature probe (it
+	# resolves where kernel_run binds the cache)
+	mkdir -p "$KROOT/lib/modules/$KVER"
+	ln -sfn "$KDIR" "$KROOT/lib/modules/$KVER/build"
 }
 
 # host_runs_i386: whether this machine's kernel runs 32-bit x86 programs

@@ -142,7 +142,11 @@ _sk_make_progress()
 selfkernel_build()
 {
 	local src bld guest logf rel start
-	[ -e "$SK_DIR/.complete" ] && return 0
+	if [ -e "$SK_DIR/.complete" ]; then
+		# the last use, for _sk_prune
+		touch "$SK_DIR/.complete"
+		return 0
+	fi
 	mkdir -p "$PCL_SELFBUILT/$SK_NAME"
 	exec {_pcl_sk_lock}>"$PCL_SELFBUILT/$SK_NAME.lock"
 	flock "$_pcl_sk_lock"
@@ -191,14 +195,18 @@ selfkernel_build()
 	exec {_pcl_sk_lock}>&-
 }
 
-# _sk_prune: builds of NAME other than the current one, and source trees
-# no build uses any more.
+# _sk_prune: builds of NAME but the current one and the one used last
+# before it (two checkouts with different configurations, say a branch
+# and main, do not rebuild in turn; a build is 10-20 MB), and source
+# trees no build uses any more.
 _sk_prune()
 {
-	local d used
+	local d used keep
+	keep=$(ls -td "$PCL_SELFBUILT/$SK_NAME"/*/.complete 2>/dev/null |
+		grep -vxF "$SK_DIR/.complete" | head -n 1 || true)
 	for d in "$PCL_SELFBUILT/$SK_NAME"/*/; do
 		d=${d%/}
-		[ "$d" = "$SK_DIR" ] || [ ! -d "$d" ] || rm -rf "$d"
+		[ "$d" = "$SK_DIR" ] || [ "$d/.complete" = "$keep" ] || [ ! -d "$d" ] || rm -rf "$d"
 	done
 	used=$(cat "$PCL_SELFBUILT"/*/*/source 2>/dev/null || true)
 	for d in "$PCL_SELFBUILT"/src/*/; do

@@ -22,6 +22,7 @@ SCRIPTS = os.path.join(TOP, "scripts")
 CACHE = os.environ.get("PCMCIA_LEGACY_CACHE") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
     "pcmcia-legacy")
+SELFBUILT = os.path.join(CACHE, "selfbuilt")
 LIBS = ("lib.sh", "apt-suite.sh", "chroot.sh", "kernels.sh", "build.sh")
 
 
@@ -153,8 +154,11 @@ class Kernel:
         return self.config().get(symbol) in ("y", "m")
 
     def run(self, *cmd, check=False):
+        # a self-built kernel's tree is in the cache, which the chroot
+        # sees at the same path (/lib/modules/KVER/build points there)
+        binds = ["--bind", "%s:%s" % (SELFBUILT, SELFBUILT)] if self.kdir else []
         return run([os.path.join(SCRIPTS, "chroot.sh"), "--run", self.suite,
-                    self.arch] + list(cmd), check=check)
+                    self.arch] + binds + list(cmd), check=check)
 
 
 @functools.lru_cache(maxsize=None)

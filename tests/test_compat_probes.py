@@ -28,15 +28,19 @@ FACTS = {
 
 
 def kernel_version(k):
-    """(VERSION, PATCHLEVEL, SUBLEVEL) from the headers' top Makefile."""
+    """(VERSION, PATCHLEVEL, SUBLEVEL) from the headers' top Makefile (a
+    self-built kernel's: its build tree's, whose paths are the host's)."""
     found = {}
-    base = k.path("/usr/src/linux-headers-%s" % k.kver)
+    if k.kdir:
+        base, root = k.kdir, ""
+    else:
+        base, root = k.path("/usr/src/linux-headers-%s" % k.kver), k.root
     makefiles = [os.path.join(base, "Makefile")]
     with open(makefiles[0]) as f:
         for line in f:
             m = re.match(r"^include\s+(/\S+)/Makefile", line)
             if m:
-                makefiles.append(k.root + m.group(1) + "/Makefile")
+                makefiles.append(root + m.group(1) + "/Makefile")
     for path in makefiles:
         with open(path) as f:
             for line in f:
