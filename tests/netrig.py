@@ -124,6 +124,18 @@ class Peer(threading.Thread):
         with self.lock:
             self.stats = {"frames": 0, "max_len": 0, "arp": 0, "echo": 0}
 
+    def qemu_drops(self):
+        """Datagrams the host dropped at QEMU's end of the link (its
+        socket's buffer full while QEMU waited for a CPU): frames that
+        never reached the card.  From /proc/net/udp, the last column."""
+        local = "0100007F:%04X" % self.qemu_port
+        with open("/proc/net/udp") as f:
+            for line in f:
+                cols = line.split()
+                if len(cols) > 2 and cols[1] == local:
+                    return int(cols[-1])
+        return 0
+
     def stat(self, key):
         with self.lock:
             return self.stats[key]
