@@ -16,10 +16,11 @@ and so do they through pcscd, pcsc-tools and OpenSC
 to bookworm's newest 6.1 ABI, whose postinst must not fail and builds
 i82365 again; then removal.
 
-Scenario "newest" (trixie image): 6.12, then trixie-backports' kernel
-(7.3), which lacks the bridge's and the Ethernet cards' drivers too (all
-of them built by the hook); bridge and readers working after the reboot,
-also through pcscd; then removal.
+Scenario "newest" (trixie image): 6.12, then pcmciautils removed (the
+package's own udev rule then sets up the sockets), then trixie-backports'
+kernel (7.3), which lacks the bridge's and the Ethernet cards' drivers too
+(all of them built by the hook); bridge and readers working after the
+reboot, also through pcscd; then removal.
 
 The guests have no network: apt installs from the image's local
 repository (what the image build downloaded for exactly these steps), so
@@ -262,6 +263,21 @@ class Scenario:
         self.g.check("grep -q %s /proc/%s/maps" % (HANDLER, pc.pid()))
         pcsc.check_all(pc)
 
+    def sockets_set_up_by(self):
+        """Who gave the sockets their resources this boot: "package" (our
+        udev rule's script, which logs it) or "pcmciautils" (its rule,
+        which does not log); each socket must be set up either way."""
+        for n in (0, 1):
+            done = self.g.check("cat /sys/class/pcmcia_socket/pcmcia_socket%d/"
+                                "available_resources_setup_done" % n).strip()
+            assert done == "yes", "pcmcia_socket%d: resources not set up" % n
+        ours = self.g.check("journalctl -b -t pcmcia-legacy -o cat --no-pager").splitlines()
+        if not ours:
+            return "pcmciautils"
+        assert sorted(ours) == ["pcmcia_socket%d: I/O ports and memory given "
+                                "(no pcmciautils)" % n for n in (0, 1)], ours
+        return "package"
+
     def remove_package(self):
         self.apt("remove-package", "apt-get remove -y pcmcia-legacy-dkms libifd-cm40xx")
         self.g.check("[ ! -e %s ]" % HANDLER)
@@ -308,6 +324,8 @@ class Upgrade(Scenario):
 
     def step_readers_work(self):
         self.timed("readers smoke test", self.readers_work, self.state["new"])
+        # pcmciautils is installed: the package's rule leaves it the job
+        assert self.sockets_set_up_by() == "pcmciautils"
 
     def step_pcsc(self):
         self.timed("pcsc scenarios", self.pcsc_scenarios)
@@ -347,6 +365,17 @@ class Newest(Scenario):
         rel = self.g.release
         assert self.built(rel) == self.lacking(rel)
 
+    def step_without_pcmciautils(self):
+        """pcmciautils is only recommended: a user without it (here: who
+        removed it, keeping /etc/pcmcia/config.opts) still gets the
+        sockets set up, by the package's own udev rule; after the reboot
+        below the bridge's cards must work with it."""
+        self.timed("remove pcmciautils", self.apt, "remove-pcmciautils",
+                   "apt-get remove -y pcmciautils")
+        self.g.check("[ ! -e /lib/udev/pcmcia-socket-startup ] && "
+                     "[ -x /usr/lib/pcmcia-legacy/socket-startup ] && "
+                     "[ -e /usr/lib/udev/rules.d/60-pcmcia-legacy.rules ]")
+
     def step_kernel_upgrade(self):
         args = self.g.image.manifest["install.kernel"]
         self.state["new"] = self.timed("install backports kernel", self.install_kernel,
@@ -363,6 +392,7 @@ class Newest(Scenario):
 
     def step_bridge_and_readers_work(self):
         self.timed("readers smoke test", self.readers_work, self.state["new"])
+        assert self.sockets_set_up_by() == "package"
 
     def step_pcsc(self):
         self.timed("pcsc scenarios", self.pcsc_scenarios)

@@ -100,9 +100,24 @@ def test_deb_carries_the_dkms_tree(deb, tmp_path):
                                            "drivers.list", "drivers.sh"]:
         assert (tree / "src" / rel).is_file(), "%s missing from the .deb" % rel
     assert (tmp_path / "usr" / "include" / "pcmcia-legacy" / "cm4000_cs.h").is_file()
+    check_socket_startup(tmp_path)
     # nothing built slipped in
     built = [p.name for p in tree.rglob("*") if p.suffix in (".o", ".ko", ".cmd")]
     assert built == []
+
+
+SOCKET_RULE = "usr/lib/udev/rules.d/60-pcmcia-legacy.rules"
+SOCKET_SCRIPT = "usr/lib/pcmcia-legacy/socket-startup"
+
+
+def check_socket_startup(root):
+    """The udev rule for new sockets, running the script where the
+    package put it (userspace/sockets/)."""
+    rule = (root / SOCKET_RULE).read_text()
+    assert re.search(r'^SUBSYSTEM=="pcmcia_socket", ACTION=="add", '
+                     r'RUN\+="/%s %%k"$' % re.escape(SOCKET_SCRIPT), rule, re.M), rule
+    script = root / SOCKET_SCRIPT
+    assert script.is_file() and os.access(str(script), os.X_OK), script
 
 
 def test_deb_scripts_hand_over_to_dkms(deb, tmp_path):
@@ -174,7 +189,7 @@ def test_rpm_has_no_rpmlint_errors(rpm):
     assert others == []
 
 
-def test_rpm_contents_and_scripts(rpm):
+def test_rpm_contents_and_scripts(rpm, tmp_path):
     _, path = rpm
     assert rpm_query(path, "%{VERSION} %{ARCH}") == "%s noarch" % version()
     files = pk.run(["rpm", "-qpl", str(path)], check=True).stdout.split()
@@ -184,6 +199,11 @@ def test_rpm_contents_and_scripts(rpm):
         assert "%s/src/%s" % (tree, rel) in files
     assert "/usr/src" not in files, "the package must not own /usr/src"
     assert "/usr/include/pcmcia-legacy/cm4000_cs.h" in files
+    root = tmp_path / "root"
+    root.mkdir()
+    subprocess.run("rpm2cpio %s | cpio -idm --quiet" % path, shell=True, cwd=str(root),
+                   check=True)
+    check_socket_startup(root)
     scripts = pk.run(["rpm", "-qp", "--scripts", str(path)], check=True).stdout
     post = scripts.split("preuninstall scriptlet")[0]
     preun = scripts.split("preuninstall scriptlet")[1]
