@@ -44,57 +44,6 @@ static int c574_enable(struct pcmcia_device *link)
 	return pcmcia_enable_device(link);
 }
 
-/*
- * The station address, from the CIS or the EEPROM (window 0 selected); a
- * random one if the card's is not valid.
- */
-static int c574_get_mac(struct el3_dev *el3)
-{
-	u8 addr[ETH_ALEN];
-	u16 word;
-	int i, rc;
-
-	if (!el3_cis_node_id(el3->link, addr)) {
-		for (i = 0; i < ETH_ALEN / 2; i++) {
-			rc = el3_eeprom_read(el3->io, C574_EEPROM_READ,
-					     C574_EE_NODE + i, &word);
-			if (rc)
-				return rc;
-			addr[2 * i] = word >> 8;
-			addr[2 * i + 1] = word & 0xff;
-		}
-	}
-	if (is_valid_ether_addr(addr)) {
-		eth_hw_addr_set(el3->ndev, addr);
-		return 0;
-	}
-	eth_hw_addr_random(el3->ndev);
-	dev_warn(&el3->link->dev, "the card holds no valid address (%pM), using %pM\n",
-		 addr, el3->ndev->dev_addr);
-	return 0;
-}
-
-/* The chip behind the ports: a 3Com one that finishes its resets. */
-static int c574_check_chip(struct el3_dev *el3)
-{
-	struct pcmcia_device *link = el3->link;
-	u16 id;
-
-	el3_window(el3->io, 0);
-	id = inw(el3->io + EL3_W0_MANF_ID);
-	if (id != EL3_MANF_3COM) {
-		dev_err(&link->dev, "no EtherLink III at %pR (ID %#06x)\n",
-			link->resource[0], id);
-		return -ENODEV;
-	}
-	if (c574_chip_reset(el3)) {
-		dev_err(&link->dev, "the 3c574 at %pR did not finish its reset\n",
-			link->resource[0]);
-		return -EIO;
-	}
-	return 0;
-}
-
 /* What the probe reports: the ASIC revision and InternalConfig. */
 static void c574_read_ids(struct el3_dev *el3, unsigned int *rev, u32 *config)
 {
@@ -110,14 +59,6 @@ static void c574_read_ids(struct el3_dev *el3, unsigned int *rev, u32 *config)
 		  (u32)inw(io + C574_W3_CONFIG + 2) << 16;
 	el3_window(io, 1);
 	spin_unlock_irq(&el3->lock);
-}
-
-/* The card's resources and the net_device (unregistered) go; NAPI with it. */
-static void c574_release(struct pcmcia_device *link, struct net_device *ndev)
-{
-	pcmcia_disable_device(link);
-	link->priv = NULL;
-	free_netdev(ndev);
 }
 
 static int c574_probe(struct pcmcia_device *link)
@@ -140,12 +81,12 @@ static int c574_probe(struct pcmcia_device *link)
 	rc = c574_enable(link);
 	if (!rc) {
 		el3->io = link->resource[0]->start;
-		rc = c574_check_chip(el3);
+		rc = el3_check_chip(el3, "3c574");
 	}
 	if (rc)
 		goto fail;
 	el3_window(el3->io, 0);
-	rc = c574_get_mac(el3);
+	rc = el3_read_mac(el3, C574_EEPROM_READ, C574_EE_NODE);
 	el3_window(el3->io, 1);
 	if (rc) {
 		dev_err(&link->dev, "cannot read the card's EEPROM (%d)\n", rc);
@@ -176,29 +117,8 @@ static int c574_probe(struct pcmcia_device *link)
 	return 0;
 
 fail:
-	c574_release(link, ndev);
+	el3_release(link, ndev);
 	return rc;
-}
-
-static void c574_remove(struct pcmcia_device *link)
-{
-	struct net_device *ndev = ((struct el3_dev *)link->priv)->ndev;
-
-	netif_device_detach(ndev);
-	unregister_netdev(ndev);
-	c574_release(link, ndev);
-}
-
-static int c574_suspend(struct pcmcia_device *link)
-{
-	el3_suspend(link->priv);
-	return 0;
-}
-
-static int c574_resume(struct pcmcia_device *link)
-{
-	el3_resume(link->priv);
-	return 0;
 }
 
 /* The cards of upstream's 3c574_cs (Linux 6.12) */
@@ -214,9 +134,9 @@ static struct pcmcia_driver c574_driver = {
 	.owner		= THIS_MODULE,
 	.name		= "3c574_cs",
 	.probe		= c574_probe,
-	.remove		= c574_remove,
-	.suspend	= c574_suspend,
-	.resume		= c574_resume,
+	.remove		= el3_remove,
+	.suspend	= el3_pcmcia_suspend,
+	.resume		= el3_pcmcia_resume,
 	.id_table	= c574_ids,
 };
 module_pcmcia_driver(c574_driver);

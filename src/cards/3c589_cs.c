@@ -78,36 +78,6 @@ static int c589_enable(struct pcmcia_device *link)
 	return pcmcia_enable_device(link);
 }
 
-/*
- * The station address, from the CIS or the EEPROM (window 0 selected); a
- * random one if the card's is not valid.
- */
-static int c589_get_mac(struct el3_dev *el3)
-{
-	u8 addr[ETH_ALEN];
-	u16 word;
-	int i, rc;
-
-	if (!el3_cis_node_id(el3->link, addr)) {
-		for (i = 0; i < ETH_ALEN / 2; i++) {
-			rc = el3_eeprom_read(el3->io, C589_EEPROM_READ,
-					     C589_EE_NODE + i, &word);
-			if (rc)
-				return rc;
-			addr[2 * i] = word >> 8;
-			addr[2 * i + 1] = word & 0xff;
-		}
-	}
-	if (is_valid_ether_addr(addr)) {
-		eth_hw_addr_set(el3->ndev, addr);
-		return 0;
-	}
-	eth_hw_addr_random(el3->ndev);
-	dev_warn(&el3->link->dev, "the card holds no valid address (%pM), using %pM\n",
-		 addr, el3->ndev->dev_addr);
-	return 0;
-}
-
 /* The transceiver if_port asks for, or the one the EEPROM names. */
 static enum c589_xcvr c589_pick_xcvr(struct el3_dev *el3)
 {
@@ -131,35 +101,6 @@ static enum c589_xcvr c589_pick_xcvr(struct el3_dev *el3)
 	}
 }
 
-/* The chip behind the ports: a 3Com one that finishes its resets. */
-static int c589_check_chip(struct el3_dev *el3)
-{
-	struct pcmcia_device *link = el3->link;
-	u16 id;
-
-	el3_window(el3->io, 0);
-	id = inw(el3->io + EL3_W0_MANF_ID);
-	if (id != EL3_MANF_3COM) {
-		dev_err(&link->dev, "no EtherLink III at %pR (ID %#06x)\n",
-			link->resource[0], id);
-		return -ENODEV;
-	}
-	if (el3_chip_reset(el3)) {
-		dev_err(&link->dev, "the 3c589 at %pR did not finish its reset\n",
-			link->resource[0]);
-		return -EIO;
-	}
-	return 0;
-}
-
-/* The card's resources and the net_device (unregistered) go; NAPI with it. */
-static void c589_release(struct pcmcia_device *link, struct net_device *ndev)
-{
-	pcmcia_disable_device(link);
-	link->priv = NULL;
-	free_netdev(ndev);
-}
-
 static int c589_probe(struct pcmcia_device *link)
 {
 	struct net_device *ndev;
@@ -177,12 +118,12 @@ static int c589_probe(struct pcmcia_device *link)
 	rc = c589_enable(link);
 	if (!rc) {
 		el3->io = link->resource[0]->start;
-		rc = c589_check_chip(el3);
+		rc = el3_check_chip(el3, "3c589");
 	}
 	if (rc)
 		goto fail;
 	el3_window(el3->io, 0);
-	rc = c589_get_mac(el3);
+	rc = el3_read_mac(el3, C589_EEPROM_READ, C589_EE_NODE);
 	if (rc) {
 		dev_err(&link->dev, "cannot read the card's EEPROM (%d)\n", rc);
 		goto fail;
@@ -207,29 +148,8 @@ static int c589_probe(struct pcmcia_device *link)
 	return 0;
 
 fail:
-	c589_release(link, ndev);
+	el3_release(link, ndev);
 	return rc;
-}
-
-static void c589_remove(struct pcmcia_device *link)
-{
-	struct net_device *ndev = ((struct el3_dev *)link->priv)->ndev;
-
-	netif_device_detach(ndev);
-	unregister_netdev(ndev);
-	c589_release(link, ndev);
-}
-
-static int c589_suspend(struct pcmcia_device *link)
-{
-	el3_suspend(link->priv);
-	return 0;
-}
-
-static int c589_resume(struct pcmcia_device *link)
-{
-	el3_resume(link->priv);
-	return 0;
 }
 
 /* The cards of upstream's 3c589_cs (Linux 6.1) */
@@ -251,9 +171,9 @@ static struct pcmcia_driver c589_driver = {
 	.owner		= THIS_MODULE,
 	.name		= "3c589_cs",
 	.probe		= c589_probe,
-	.remove		= c589_remove,
-	.suspend	= c589_suspend,
-	.resume		= c589_resume,
+	.remove		= el3_remove,
+	.suspend	= el3_pcmcia_suspend,
+	.resume		= el3_pcmcia_resume,
 	.id_table	= c589_ids,
 };
 module_pcmcia_driver(c589_driver);

@@ -255,6 +255,14 @@ void el3_tx_timeout(struct net_device *ndev, unsigned int txqueue);
 void el3_set_rx_mode(struct net_device *ndev);
 void el3_get_stats64(struct net_device *ndev, struct rtnl_link_stats64 *stats);
 void el3_get_drvinfo(struct net_device *ndev, struct ethtool_drvinfo *info);
+
+/* the PC Card side */
+int el3_read_mac(struct el3_dev *el3, u16 read_op, unsigned int node_word);
+int el3_check_chip(struct el3_dev *el3, const char *name);
+void el3_release(struct pcmcia_device *link, struct net_device *ndev);
+void el3_remove(struct pcmcia_device *link);
+int el3_pcmcia_suspend(struct pcmcia_device *link);
+int el3_pcmcia_resume(struct pcmcia_device *link);
 u32 el3_get_msglevel(struct net_device *ndev);
 void el3_set_msglevel(struct net_device *ndev, u32 level);
 

@@ -147,6 +147,87 @@ bool el3_cis_node_id(struct pcmcia_device *link, u8 *addr)
 	return len >= ETH_ALEN;
 }
 
+/*
+ * The station address, from the CIS or the EEPROM (window 0 selected;
+ * @read_op and @node_word are the chip's EEPROM read command and where
+ * the address starts); a random one if the card's is not valid.
+ */
+int el3_read_mac(struct el3_dev *el3, u16 read_op, unsigned int node_word)
+{
+	u8 addr[ETH_ALEN];
+	u16 word;
+	int i, rc;
+
+	if (!el3_cis_node_id(el3->link, addr)) {
+		for (i = 0; i < ETH_ALEN / 2; i++) {
+			rc = el3_eeprom_read(el3->io, read_op, node_word + i, &word);
+			if (rc)
+				return rc;
+			addr[2 * i] = word >> 8;
+			addr[2 * i + 1] = word & 0xff;
+		}
+	}
+	if (is_valid_ether_addr(addr)) {
+		eth_hw_addr_set(el3->ndev, addr);
+		return 0;
+	}
+	eth_hw_addr_random(el3->ndev);
+	dev_warn(&el3->link->dev, "the card holds no valid address (%pM), using %pM\n",
+		 addr, el3->ndev->dev_addr);
+	return 0;
+}
+
+/* The chip behind the ports: a 3Com one that finishes its resets. */
+int el3_check_chip(struct el3_dev *el3, const char *name)
+{
+	struct pcmcia_device *link = el3->link;
+	u16 id;
+
+	el3_window(el3->io, 0);
+	id = inw(el3->io + EL3_W0_MANF_ID);
+	if (id != EL3_MANF_3COM) {
+		dev_err(&link->dev, "no EtherLink III at %pR (ID %#06x)\n",
+			link->resource[0], id);
+		return -ENODEV;
+	}
+	if (el3_chip_reset(el3)) {
+		dev_err(&link->dev, "the %s at %pR did not finish its reset\n",
+			name, link->resource[0]);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* The card's resources and the net_device (unregistered) go; NAPI with it. */
+void el3_release(struct pcmcia_device *link, struct net_device *ndev)
+{
+	pcmcia_disable_device(link);
+	link->priv = NULL;
+	free_netdev(ndev);
+}
+
+/* The PC Card driver's remove, suspend and resume of both chips. */
+void el3_remove(struct pcmcia_device *link)
+{
+	struct net_device *ndev = ((struct el3_dev *)link->priv)->ndev;
+
+	netif_device_detach(ndev);
+	unregister_netdev(ndev);
+	el3_release(link, ndev);
+}
+
+int el3_pcmcia_suspend(struct pcmcia_device *link)
+{
+	el3_suspend(link->priv);
+	return 0;
+}
+
+int el3_pcmcia_resume(struct pcmcia_device *link)
+{
+	el3_resume(link->priv);
+	return 0;
+}
+
 /* ---- the network side ---- */
 
 static void el3_set_irq_mask(struct el3_dev *el3, u16 mask)
