@@ -59,15 +59,16 @@ def vermagic_release(ko):
 
 @contextlib.contextmanager
 def bridge_guest(rig_class, name, kernel, matrix_name, module, tmp,
-                 bridge="i82092"):
-    """A guest on `kernel` with the rig behind `bridge` and our `module`
-    (built for matrix_name into tmp) in its initramfs, not yet loaded:
-    yields rig_class(guest, images, the module's kernel release)."""
+                 bridge="i82092", extra_args=()):
+    """A guest on `kernel` with the rig behind `bridge` (and QEMU's
+    extra_args) and our `module` (built for matrix_name into tmp) in its
+    initramfs, not yet loaded: yields rig_class(guest, images, the
+    module's kernel release)."""
     with pk.rolling_tolerance(matrix_name):
         ko = pk.our_modules(matrix_name, [module], tmp)[0]
         images, args = qemu_args(tmp, bridge=bridge)
         guest = Guest(name, kernel=kernel, modules=PRELOAD, load=PRELOAD,
-                      extra_ko=[ko], qemu_args=args)
+                      extra_ko=[ko], qemu_args=args + list(extra_args))
         guest.start()
     try:
         yield rig_class(guest, images, vermagic_release(ko))

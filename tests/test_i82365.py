@@ -6,11 +6,13 @@ on trixie-backports' 7.x amd64 kernel, which has no i82365 of its own
 on our self-built 32-bit 7.x (kernels.matrix line i686), the kernel of
 the laptops these bridges are in.
 
-One guest boot per kernel.  The module is loaded first with its interrupts given
+One guest boot per kernel, with a second, empty controller at 0x3e2.
+The module is loaded first with its interrupts given
 (irq_list, cs_irq): status changes on one ISA line, card interrupts on
 another, both checked in /proc/interrupts; then reloaded in polling mode
 (poll_interval, no cs_irq), where insertion and removal must still be
-seen.  Every card is backed by a host image of deterministic random
+seen; last, extra_sockets finds the second controller and ignore leaves
+a socket alone.  Every card is backed by a host image of deterministic random
 bytes whose sha256 the guest must read back.
 
 The ISA lines: QEMU's pc machine drives 3 and 4 (the two serial ports),
@@ -37,6 +39,8 @@ IRQ_PARAMS = "irq_list=%d,%d cs_irq=%d" % (CARD_IRQ, CS_IRQ, CS_IRQ)
 POLL_JIFFIES = 25
 POLL_PARAMS = "irq_list=%d poll_interval=%d" % (CARD_IRQ, POLL_JIFFIES)
 CARD_DRIVER = "pata_pcmcia"     # its handlers in /proc/interrupts: pata_pcmcia[0.0]
+# a second controller at i365_base + 2, empty: sockets 4 and 5
+SECOND_CHIP = ["-device", "isa-i82365,id=pcc2,iobase=0x3e2"]
 
 
 class Rig(CfRig):
@@ -113,7 +117,7 @@ def rig(request, tmp_path_factory):
     kernel, matrix_name = request.param
     with bridge_guest(Rig, "i82365-" + kernel, kernel, matrix_name, MODULE,
                       tmp_path_factory.mktemp("cf-images-i82365-" + kernel),
-                      bridge="isa-i82365") as r:
+                      bridge="isa-i82365", extra_args=SECOND_CHIP) as r:
         yield r
 
 
@@ -190,4 +194,44 @@ def test_polling_mode(rig):
         rig.assert_reads_back(slot)
     rig.eject_insert(1)
     rig.assert_card_irqs(CARD_IRQ)
+    rig.g.assert_clean_kernel_log()
+
+
+def sockets(rig):
+    return rig.g.check("ls /sys/class/pcmcia_socket 2>/dev/null; true").split()
+
+
+def test_second_chip_extra_sockets_and_ignore(rig):
+    """The machine has a second controller at 0x3e2.  As with upstream's
+    driver it is probed only with extra_sockets (or when there is none at
+    i365_base); ignore=N leaves socket N alone: its card is never seen,
+    and the other sockets work as before."""
+    rig.ensure(0, True)
+    rig.ensure(1, True)
+    rig.load(IRQ_PARAMS)
+    assert len(sockets(rig)) == 2
+    assert "at 0x3e2" not in rig.load_log()
+
+    rig.load(IRQ_PARAMS + " extra_sockets=1")
+    log = rig.load_log()
+    assert len(sockets(rig)) == 4, log
+    # numbered as upstream numbers them (and ignore takes them): a port
+    # has room for four sockets, 0-3 at i365_base and 4-7 at + 2
+    for nr, index in ((4, 0x00), (5, 0x40)):
+        assert "socket %d: 82365SL DF at 0x3e2, index 0x%02x" % (nr, index) in log, log
+    for slot in (0, 1):
+        rig.assert_reads_back(slot)
+
+    rig.load(IRQ_PARAMS + " extra_sockets=1 ignore=1")
+    log = rig.load_log()
+    assert len(sockets(rig)) == 3, log
+    assert "socket 1:" not in log and "socket 5: 82365SL DF at 0x3e2" in log, log
+    rig.assert_reads_back(0)
+    # socket 1's card stays unseen: no second PC Card device comes (the
+    # empty sockets of the second chip have none either)
+    assert not rig.g.wait_for("[ $(ls /sys/bus/pcmcia/devices | wc -l) -gt 1 ]", 10), \
+        rig.g.check("ls /sys/bus/pcmcia/devices")
+
+    rig.load(IRQ_PARAMS)
+    rig.assert_reads_back(1)
     rig.g.assert_clean_kernel_log()
