@@ -1,15 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """userspace/sockets/socket-startup, the package's stand-in for
 pcmciautils' socket set-up, against a fake sysfs whose two range
-attributes are FIFOs, so that every write is seen one by one as the
-kernel sees it: Debian's ranges without a config.opts, the user's
+attributes are FIFOs, so that every write is seen as the kernel sees
+it: Debian's ranges without a config.opts, the user's
 config.opts with its exclusions when there is one, nothing at all where
 pcmciautils is installed, for a socket already set up, or for a socket
 without these attributes (CardBus).  On a real system:
 test_package.py's "newest" scenario, which removes pcmciautils before
 the cards must work."""
 
-import errno
 import os
 import subprocess
 import threading
@@ -29,43 +28,48 @@ DEBIAN = {
 
 
 class FakeSocket:
-    """A socket's resource attributes: the two range files are FIFOs read
-    by threads (got: one entry per write), setup_done a plain file."""
+    """A socket's resource attributes: the two range files are FIFOs, each
+    held open for reading and writing by a thread of ours (so a writer
+    neither blocks nor meets a closed end) that collects what comes
+    (got: one entry per line written); setup_done is a plain file."""
 
     def __init__(self, root, done="no", ranges=True):
         self.dir = root / "sys" / "class" / "pcmcia_socket" / SOCKET
         self.dir.mkdir(parents=True)
-        self.got = {a: [] for a in RANGES}
-        self.stopping = False
+        self.data = {a: b"" for a in RANGES}
+        self.fds = {}
         self.threads = []
+        self.stopping = False
         if not ranges:
             return
         (self.dir / DONE).write_text(done + "\n")
         for a in RANGES:
             os.mkfifo(str(self.dir / a))
+            self.fds[a] = os.open(str(self.dir / a), os.O_RDWR)
             t = threading.Thread(target=self.reader, args=(a,), daemon=True)
             t.start()
             self.threads.append(t)
 
     def reader(self, attr):
         while True:
-            with open(str(self.dir / attr)) as f:
-                data = f.read()
-            if self.stopping:
+            chunk = os.read(self.fds[attr], 4096)
+            if self.stopping and chunk.endswith(b"\0"):
+                self.data[attr] += chunk[:-1]
                 return
-            self.got[attr] += data.splitlines()
+            self.data[attr] += chunk
 
     def stop(self):
-        """Wake every reader blocked in open() and wait for them."""
+        """Everything written so far read; the readers end."""
         self.stopping = True
         for a, t in zip(RANGES, self.threads):
-            while t.is_alive():
-                try:
-                    os.close(os.open(str(self.dir / a), os.O_WRONLY | os.O_NONBLOCK))
-                except OSError as e:
-                    if e.errno != errno.ENXIO:   # no reader at this moment
-                        raise
-                t.join(0.05)
+            os.write(self.fds[a], b"\0")
+            t.join(10)
+            os.close(self.fds[a])
+
+    @property
+    def got(self):
+        return {a: [line for line in self.data[a].decode().splitlines() if line]
+                for a in RANGES}
 
     def done(self):
         return (self.dir / DONE).read_text().strip()
