@@ -79,19 +79,11 @@ static int c574_probe(struct pcmcia_device *link)
 	el3->msg_enable = C574_MSG_DEFAULT;
 
 	rc = c574_enable(link);
-	if (!rc) {
-		el3->io = link->resource[0]->start;
-		rc = el3_check_chip(el3, "3c574");
-	}
+	if (!rc)
+		rc = el3_probe_chip(el3, "3c574", C574_EEPROM_READ, C574_EE_NODE);
 	if (rc)
 		goto fail;
-	el3_window(el3->io, 0);
-	rc = el3_read_mac(el3, C574_EEPROM_READ, C574_EE_NODE);
 	el3_window(el3->io, 1);
-	if (rc) {
-		dev_err(&link->dev, "cannot read the card's EEPROM (%d)\n", rc);
-		goto fail;
-	}
 	c574_read_ids(el3, &rev, &config);
 	rc = c574_phy_find(priv);
 	if (rc) {
@@ -99,14 +91,7 @@ static int c574_probe(struct pcmcia_device *link)
 		goto fail;
 	}
 
-	SET_NETDEV_DEV(ndev, &link->dev);
-	ndev->netdev_ops = &c574_netdev_ops;
-	ndev->ethtool_ops = &c574_ethtool_ops;
-	ndev->watchdog_timeo = C574_TX_TIMEOUT;
-	ndev->base_addr = el3->io;
-	ndev->irq = link->irq;
-	netif_carrier_off(ndev);	/* until open finds the link */
-	rc = register_netdev(ndev);
+	rc = el3_register(el3, &c574_netdev_ops, &c574_ethtool_ops, C574_TX_TIMEOUT);
 	if (rc)
 		goto fail;
 	netdev_info(ndev, "3Com 3c574 at %pR, irq %u, %pM, ASIC rev %u, %uK RAM split %s Rx:Tx, MII PHY %d\n",

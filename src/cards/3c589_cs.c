@@ -116,29 +116,14 @@ static int c589_probe(struct pcmcia_device *link)
 	el3->msg_enable = C589_MSG_DEFAULT;
 
 	rc = c589_enable(link);
-	if (!rc) {
-		el3->io = link->resource[0]->start;
-		rc = el3_check_chip(el3, "3c589");
-	}
+	if (!rc)
+		rc = el3_probe_chip(el3, "3c589", C589_EEPROM_READ, C589_EE_NODE);
 	if (rc)
 		goto fail;
-	el3_window(el3->io, 0);
-	rc = el3_read_mac(el3, C589_EEPROM_READ, C589_EE_NODE);
-	if (rc) {
-		dev_err(&link->dev, "cannot read the card's EEPROM (%d)\n", rc);
-		goto fail;
-	}
 	c589_set_xcvr(priv, c589_pick_xcvr(el3));
 	el3_window(el3->io, 1);
 
-	SET_NETDEV_DEV(ndev, &link->dev);
-	ndev->netdev_ops = &c589_netdev_ops;
-	ndev->ethtool_ops = &c589_ethtool_ops;
-	ndev->watchdog_timeo = C589_TX_TIMEOUT;
-	ndev->base_addr = el3->io;
-	ndev->irq = link->irq;
-	netif_carrier_off(ndev);	/* until open finds the link */
-	rc = register_netdev(ndev);
+	rc = el3_register(el3, &c589_netdev_ops, &c589_ethtool_ops, C589_TX_TIMEOUT);
 	if (rc)
 		goto fail;
 	netdev_info(ndev, "3Com 3c%s at %pR, irq %u, %pM, %s port%s\n",

@@ -259,6 +259,10 @@ void el3_get_drvinfo(struct net_device *ndev, struct ethtool_drvinfo *info);
 /* the PC Card side */
 int el3_read_mac(struct el3_dev *el3, u16 read_op, unsigned int node_word);
 int el3_check_chip(struct el3_dev *el3, const char *name);
+int el3_probe_chip(struct el3_dev *el3, const char *name, u16 read_op,
+		   unsigned int node_word);
+int el3_register(struct el3_dev *el3, const struct net_device_ops *ops,
+		 const struct ethtool_ops *ethtool_ops, unsigned int timeo);
 void el3_release(struct pcmcia_device *link, struct net_device *ndev);
 void el3_remove(struct pcmcia_device *link);
 int el3_pcmcia_suspend(struct pcmcia_device *link);

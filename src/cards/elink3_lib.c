@@ -198,6 +198,43 @@ int el3_check_chip(struct el3_dev *el3, const char *name)
 	return 0;
 }
 
+/*
+ * The probe's first steps once the card is enabled: the chip at the
+ * card's ports, checked and reset, and its station address (@read_op,
+ * @node_word: see el3_read_mac()).  Window 0 stays selected.
+ */
+int el3_probe_chip(struct el3_dev *el3, const char *name, u16 read_op,
+		   unsigned int node_word)
+{
+	int rc;
+
+	el3->io = el3->link->resource[0]->start;
+	rc = el3_check_chip(el3, name);
+	if (rc)
+		return rc;
+	el3_window(el3->io, 0);
+	rc = el3_read_mac(el3, read_op, node_word);
+	if (rc)
+		dev_err(&el3->link->dev, "cannot read the card's EEPROM (%d)\n", rc);
+	return rc;
+}
+
+/* The net_device of a probed card, registered with the chip's operations. */
+int el3_register(struct el3_dev *el3, const struct net_device_ops *ops,
+		 const struct ethtool_ops *ethtool_ops, unsigned int timeo)
+{
+	struct net_device *ndev = el3->ndev;
+
+	SET_NETDEV_DEV(ndev, &el3->link->dev);
+	ndev->netdev_ops = ops;
+	ndev->ethtool_ops = ethtool_ops;
+	ndev->watchdog_timeo = timeo;
+	ndev->base_addr = el3->io;
+	ndev->irq = el3->link->irq;
+	netif_carrier_off(ndev);	/* until open finds the link */
+	return register_netdev(ndev);
+}
+
 /* The card's resources and the net_device (unregistered) go; NAPI with it. */
 void el3_release(struct pcmcia_device *link, struct net_device *ndev)
 {
