@@ -11,6 +11,11 @@ busy-wait  No code of ours busy-waits 100 us or more: no mdelay(), no
            worst case stays under 100 us.  Each delay counts at its
            length, each port or MMIO access at 1 us (an ISA bus cycle).
            Where sleeping is allowed, sleep (usleep_range, msleep).
+           What it cannot see: a loop that polls through a helper
+           function of ours without delaying itself (only delay calls,
+           cpu_relax() and the kernel's port/MMIO accessors in the loop
+           are recognised), and loops that move data rather than wait
+           (a bit-banged MII frame, a FIFO copy), which are not waits.
 debug-level
            No debug message (pr_debug, dev_dbg, netdev_dbg, ...) carries a
            KERN_* level: it would print as text in the message.
