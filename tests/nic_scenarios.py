@@ -95,6 +95,8 @@ LOG = {
                           down=": link down", up=": link up",
                           all_multicast="the 3c589 has no multicast group filter: "
                                         "SetRxFilter takes all multicast frames or none"),
+    "ours:nmclan_cs": dict(reset="did not finish its reset",
+                           down=": link down", up=": link up"),
     "ours:3c574_cs": dict(reset="did not finish its reset",
                           down=": link down", up=": link up",
                           all_multicast="our 3c574_cs does not use the chip's undocumented "
