@@ -69,9 +69,27 @@ def ether_crc(data):
     return crc
 
 
+def ether_crc_le(data):
+    """Ethernet CRC-32 as the LANCE family's (MACE's) logical address
+    filter computes it (LSB-first register, no final inversion)."""
+    crc = 0xffffffff
+    for byte in data:
+        for i in range(8):
+            carry = (crc ^ (byte >> i)) & 1
+            crc >>= 1
+            if carry:
+                crc ^= 0xedb88320
+    return crc
+
+
 def mcast_bin(mac):
     """The 8390 multicast filter bit (0-63) that a group MAC selects."""
     return ether_crc(mac_bytes(mac)) >> 26
+
+
+def mcast_bin_le(mac):
+    """The LANCE/MACE logical address filter bit (0-63) of a group MAC."""
+    return ether_crc_le(mac_bytes(mac)) >> 26
 
 
 def ip_mcast_mac(group):

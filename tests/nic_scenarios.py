@@ -34,7 +34,8 @@ import threading
 import pytest
 
 import pclkernels as pk
-from netrig import PEER_MAC, NetRig, ip_mcast_mac, mac_text, mcast_bin, rig_tools
+from netrig import (PEER_MAC, NetRig, ip_mcast_mac, mac_text, mcast_bin, mcast_bin_le,
+                    rig_tools)
 from pclguest import Guest
 from screaders import tools_dir
 
@@ -58,7 +59,8 @@ SOCKET_PM = "/sys/class/pcmcia_socket/pcmcia_socket0/card_pm_state"
 # cannot pass a scenario through its own bug (no_carrier, no_link_state)
 # or why a scenario does not apply (no_reset_wait); what its chip's
 # receive filter does differently (all_multicast: no group filter, every
-# multicast frame passes once any group is joined).
+# multicast frame passes once any group is joined); why frames to a joined
+# group do not arrive through its own bug (no_multicast).
 # Upstream's drivers, then ours ("ours:").
 LOG = {
     "pcnet_cs": dict(reset="did not complete",
@@ -81,12 +83,20 @@ LOG = {
                                 "netif_carrier_off(), so carrier stays 1",
                      all_multicast="3c574_cs does not use the chip's multicast filter: "
                                    "SetRxFilter takes all multicast frames or none"),
+    "nmclan_cs": dict(reset="reset failed, card removed",
+                      no_link_state="nmclan_cs never reads the MACE's link status "
+                                    "(PHYCC's LNKFL bit)",
+                      no_multicast="nmclan_cs never loads the MACE's logical address "
+                                   "filter (its multicast code is compiled out, "
+                                   "BROKEN_MULTICAST): no group's frames pass"),
     "ours:axnet_cs": dict(reset="did not finish its reset",
                           down=": link down", up=": link up"),
     "ours:3c589_cs": dict(reset="did not finish its reset",
                           down=": link down", up=": link up",
                           all_multicast="the 3c589 has no multicast group filter: "
                                         "SetRxFilter takes all multicast frames or none"),
+    "ours:nmclan_cs": dict(reset="did not finish its reset",
+                           down=": link down", up=": link up"),
     "ours:3c574_cs": dict(reset="did not finish its reset",
                           down=": link down", up=": link up",
                           all_multicast="our 3c574_cs does not use the chip's undocumented "
@@ -377,16 +387,20 @@ def test_tcp_transfer(nic, direction):
 def pick_groups(guest_mac, count):
     """IPv4 multicast groups whose filter bits differ from each other and
     from those of the groups a Linux host joins by itself (all-hosts, and
-    IPv6 all-nodes and solicited-node of its link-local address)."""
+    IPv6 all-nodes and solicited-node of its link-local address), in the
+    8390's filter and in the LANCE family's (the MACE's) alike."""
     mac = bytes(int(b, 16) for b in guest_mac.split(":"))
-    taken = {mcast_bin(m) for m in (
+    hashes = (mcast_bin, mcast_bin_le)
+    taken = [{h(m) for m in (
         "01:00:5e:00:00:01", "33:33:00:00:00:01", "33:33:00:00:00:02",
-        mac_text(b"\x33\x33\xff" + mac[3:]))}
+        mac_text(b"\x33\x33\xff" + mac[3:]))} for h in hashes]
     groups = []
     for n in range(1, 255):
         mac_g = ip_mcast_mac("239.1.2.%d" % n)
-        if mcast_bin(mac_g) not in taken:
-            taken.add(mcast_bin(mac_g))
+        bins = [h(mac_g) for h in hashes]
+        if all(b not in t for b, t in zip(bins, taken)):
+            for b, t in zip(bins, taken):
+                t.add(b)
             groups.append(mac_g)
             if len(groups) == count:
                 return groups
@@ -398,6 +412,11 @@ def test_multicast(nic):
     joined, other = pick_groups(r.mac, 2)
     got = r.count_frames(g, lambda: r.peer.send_test_frames(joined, 10, 200, gap=0.02),
                          join=[joined])
+    if "no_multicast" in r.log:
+        # the driver's bug, checked to be still there
+        assert got == (0, 0), "frames to a joined group: %s; %s - fixed?" % (
+            got, r.log["no_multicast"])
+        pytest.xfail(r.log["no_multicast"])
     assert got == (10, 0), "frames to a joined group: %s" % (got,)
     got = r.count_frames(g, lambda: r.peer.send_test_frames(other, 10, 200, gap=0.02),
                          join=[joined])

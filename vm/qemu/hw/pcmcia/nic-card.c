@@ -54,15 +54,21 @@ int nic_card_build_cis(uint8_t *cis, int size, const NICCardIdentity *id,
     buf[len++] = 0xff;
     cis_tuple(&w, CISTPL_VERS_1, buf, len);
 
-    stw_le_p(buf, id->manfid[0]);
-    stw_le_p(buf + 2, id->manfid[1]);
-    cis_tuple(&w, CISTPL_MANFID, buf, 4);
+    if (!id->no_manfid) {
+        stw_le_p(buf, id->manfid[0]);
+        stw_le_p(buf + 2, id->manfid[1]);
+        cis_tuple(&w, CISTPL_MANFID, buf, 4);
+    }
     cis_tuple(&w, CISTPL_FUNCID, funcid, sizeof(funcid));
 
-    buf[0] = 0x04;              /* LAN node ID */
-    buf[1] = 6;
-    memcpy(buf + 2, mac, 6);
-    cis_tuple(&w, CISTPL_FUNCE, buf, 8);
+    if (id->node_tuple) {
+        cis_tuple(&w, id->node_tuple, mac, 6);
+    } else {
+        buf[0] = 0x04;          /* LAN node ID */
+        buf[1] = 6;
+        memcpy(buf + 2, mac, 6);
+        cis_tuple(&w, CISTPL_FUNCE, buf, 8);
+    }
 
     assert(w.len + id->config_tuples_len + 3 <= size);
     memcpy(cis + w.len, id->config_tuples, id->config_tuples_len);

@@ -4,7 +4,9 @@
  *
  *  - nic_card_build_cis() writes DEVICE (none), VERS_1, MANFID, FUNCID
  *    (network), FUNCE (LAN node ID: the MAC), the card's own CONFIG and
- *    CFTABLE_ENTRY tuples, NO_LINK and END.
+ *    CFTABLE_ENTRY tuples, NO_LINK and END.  A card of the days before
+ *    MANFID leaves it out, and one that keeps its MAC in a vendor tuple
+ *    of its own names that tuple instead of FUNCE.
  *  - NICWire paces frames at the card's `wire-rate` (bits/s, 0: frames
  *    take no time), preamble, FCS and inter-frame gap included.  The
  *    transmit side tells when a frame has left; the receive side holds
@@ -26,6 +28,8 @@
 typedef struct NICCardIdentity {
     const char *vers1[4];       /* manufacturer, product, more; NULL ends */
     uint16_t manfid[2];         /* manufacturer code, card ID */
+    bool no_manfid;             /* no MANFID tuple */
+    uint8_t node_tuple;         /* MAC in this tuple code; 0: FUNCE */
     /* CONFIG and CFTABLE_ENTRY tuples, complete with codes and links */
     const uint8_t *config_tuples;
     int config_tuples_len;

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * New Media Ethernet PC Cards (and Portable Add-ons' Ethernet+, made the
+ * same way): the PC Card side.
+ *
+ * The cards want configuration entry 1 and 32 ports decoded on 5 address
+ * lines; the glue's data ports take 16-bit cycles, the MACE's registers
+ * bytes, so the card says which with IOIS16 (data path "auto").  The
+ * station address is in a vendor tuple (0x80) of the CIS.  The chip ID
+ * tells an Am79C940 from a bus without a card.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <pcmcia/cisreg.h>
+#include <pcmcia/cistpl.h>
+#include <pcmcia/ds.h>
+
+#include "compat.h"
+#include "nmclan.h"
+
+#define NM_TX_TIMEOUT		HZ	/* four full frames leave in 5 ms */
+#define NM_MSG_DEFAULT		(NETIF_MSG_DRV | NETIF_MSG_PROBE | \
+				 NETIF_MSG_LINK | NETIF_MSG_RX_ERR | \
+				 NETIF_MSG_TX_ERR)
+
+static int nm_enable(struct pcmcia_device *link)
+{
+	struct resource *io = link->resource[0];
+	int rc;
+
+	if (!link->irq)
+		return -ENODEV;
+	link->config_index = NM_CONFIG_INDEX;
+	link->config_flags |= CONF_ENABLE_IRQ;
+	link->config_regs = PRESENT_OPTION;
+	io->start = 0;			/* anywhere, aligned to its size */
+	io->end = NM_IO_SIZE;
+	io->flags &= ~IO_DATA_PATH_WIDTH;
+	io->flags |= IO_DATA_PATH_WIDTH_AUTO;
+	link->io_lines = NM_IO_LINES;
+	rc = pcmcia_request_io(link);
+	if (rc) {
+		dev_err(&link->dev, "no %u ports of I/O space for the card\n",
+			NM_IO_SIZE);
+		return rc;
+	}
+	return pcmcia_enable_device(link);
+}
+
+/* The station address from the CIS's vendor tuple; a random one without. */
+static void nm_read_mac(struct nm_dev *nm)
+{
+	struct pcmcia_device *link = nm->link;
+	u8 *data = NULL;
+	size_t len;
+
+	len = pcmcia_get_tuple(link, NM_CISTPL_MAC, &data);
+	if (len >= ETH_ALEN && is_valid_ether_addr(data)) {
+		eth_hw_addr_set(nm->ndev, data);
+	} else {
+		eth_hw_addr_random(nm->ndev);
+		dev_warn(&link->dev, "no valid address in the CIS, using %pM\n",
+			 nm->ndev->dev_addr);
+	}
+	kfree(data);
+}
+
+/* An Am79C940 behind the ports; its version. */
+static int nm_check_chip(struct nm_dev *nm, unsigned int *version)
+{
+	struct pcmcia_device *link = nm->link;
+	u8 lo, hi;
+
+	outb(0, nm->io + NM_BANK);
+	lo = nm_mace_read(nm, MACE_REG_CHIPID_LO);
+	hi = nm_mace_read(nm, MACE_REG_CHIPID_HI);
+	if (lo != MACE_ID_LO || (hi & MACE_ID_HI_MASK) != MACE_ID_HI_PART) {
+		dev_err(&link->dev, "no MACE at %pR (chip ID %#04x%02x)\n",
+			link->resource[0], hi, lo);
+		return -ENODEV;
+	}
+	*version = hi >> 4;
+	return 0;
+}
+
+static int nm_probe(struct pcmcia_device *link)
+{
+	struct net_device *ndev;
+	unsigned int version;
+	struct nm_dev *nm;
+	int rc;
+
+	ndev = alloc_etherdev(sizeof(*nm));
+	if (!ndev)
+		return -ENOMEM;
+	nm = netdev_priv(ndev);
+	nm_dev_init(nm, ndev, link);
+	nm->msg_enable = NM_MSG_DEFAULT;
+
+	rc = nm_enable(link);
+	if (rc)
+		goto fail;
+	nm->io = link->resource[0]->start;
+	rc = nm_check_chip(nm, &version);
+	if (rc)
+		goto fail;
+	rc = nm_card_reset(nm);
+	if (rc) {
+		dev_err(&link->dev, "the MACE at %pR did not finish its reset\n",
+			link->resource[0]);
+		rc = -EIO;
+		goto fail;
+	}
+	nm_read_mac(nm);
+
+	SET_NETDEV_DEV(ndev, &link->dev);
+	ndev->netdev_ops = &nm_netdev_ops;
+	ndev->ethtool_ops = &nm_ethtool_ops;
+	ndev->watchdog_timeo = NM_TX_TIMEOUT;
+	ndev->base_addr = nm->io;
+	ndev->irq = link->irq;
+	netif_carrier_off(ndev);	/* until open finds the link */
+	rc = register_netdev(ndev);
+	if (rc)
+		goto fail;
+	netdev_info(ndev, "New Media Ethernet at %pR, irq %u, %pM, MACE version %u\n",
+		    link->resource[0], link->irq, ndev->dev_addr, version);
+	return 0;
+
+fail:
+	pcmcia_disable_device(link);
+	link->priv = NULL;
+	free_netdev(ndev);
+	return rc;
+}
+
+static void nm_remove(struct pcmcia_device *link)
+{
+	struct nm_dev *nm = link->priv;
+	struct net_device *ndev = nm->ndev;
+
+	netif_device_detach(ndev);
+	unregister_netdev(ndev);
+	pcmcia_disable_device(link);
+	link->priv = NULL;
+	free_netdev(ndev);
+}
+
+static int nm_pcmcia_suspend(struct pcmcia_device *link)
+{
+	nm_suspend(link->priv);
+	return 0;
+}
+
+static int nm_pcmcia_resume(struct pcmcia_device *link)
+{
+	nm_resume(link->priv);
+	return 0;
+}
+
+/* The cards of upstream's nmclan_cs (Linux 6.1) */
+static const struct pcmcia_device_id nm_ids[] = {
+	PCMCIA_DEVICE_PROD_ID12("New Media Corporation", "Ethernet",
+				0x085a850b, 0x00b2e941),
+	PCMCIA_DEVICE_PROD_ID12("Portable Add-ons", "Ethernet+",
+				0x0ebf1d60, 0xad673aaf),
+	PCMCIA_DEVICE_NULL,
+};
+MODULE_DEVICE_TABLE(pcmcia, nm_ids);
+
+static struct pcmcia_driver nm_driver = {
+	.owner		= THIS_MODULE,
+	.name		= "nmclan_cs",
+	.probe		= nm_probe,
+	.remove		= nm_remove,
+	.suspend	= nm_pcmcia_suspend,
+	.resume		= nm_pcmcia_resume,
+	.id_table	= nm_ids,
+};
+module_pcmcia_driver(nm_driver);
+
+MODULE_DESCRIPTION("New Media Ethernet PC Card (AMD Am79C940 MACE)");
+MODULE_LICENSE("GPL");
