@@ -36,14 +36,15 @@ def qemu_args(tmp, bridge="i82092"):
     return images, args
 
 
-def card_images(tmp, slots):
+def card_images(tmp, slots, first_seed=0x82092):
     """A card image of deterministic bytes for each slot (slot n, or the
-    n-th of other names, gets seed 0x82092 + n) and its -blockdev backend
-    "disk<slot>".  Returns ({slot: (node name, sha256)}, QEMU arguments)."""
+    n-th of other names, gets seed first_seed + n) and its -blockdev
+    backend "disk<slot>".  Returns ({slot: (node name, sha256)}, QEMU
+    arguments)."""
     images, args = {}, []
     for n, slot in enumerate(slots):
         path = tmp / ("card%s.img" % slot)
-        sha = make_image(str(path), IMAGE_SIZE, seed=0x82092 + n)
+        sha = make_image(str(path), IMAGE_SIZE, seed=first_seed + n)
         node = "disk%s" % slot
         images[slot] = (node, sha)
         args += ["-blockdev", "driver=raw,node-name=%s,file.driver=file,"
@@ -162,6 +163,19 @@ class CfRig:
         if timeout:
             self.g.check("echo %d > /sys/block/%s/device/timeout" % (timeout, disk))
         return disk
+
+    def suspend_exits(self):
+        """How many system suspends the guest has come back from."""
+        return int(self.g.check("dmesg | grep -c 'PM: suspend exit' || true"))
+
+    def sleep_and_wake(self, mem_sleep):
+        """One system suspend ("deep": to RAM, "s2idle": to idle), ended
+        by an RTC alarm 5 s later; asserts the guest came back once."""
+        before = self.suspend_exits()
+        self.g.check("echo %s > /sys/power/mem_sleep && "
+                     "echo +5 > /sys/class/rtc/rtc0/wakealarm && "
+                     "echo mem > /sys/power/state" % mem_sleep, timeout=180)
+        assert self.suspend_exits() == before + 1
 
     def checksum(self, disk):
         return self.g.check("sha256sum /dev/%s" % disk, timeout=300).split()[0]
