@@ -55,8 +55,9 @@ SOCKET_PM = "/sys/class/pcmcia_socket/pcmcia_socket0/card_pm_state"
 
 # A driver's habits: what it logs for a chip whose reset never ends
 # (reset), for the PHY's link going down and coming up (down, up); why it
-# cannot pass a scenario through its own bug (no_carrier, no_link_state)
-# or why a scenario does not apply (no_reset_wait); what its chip's
+# cannot pass a scenario through its own bug (no_carrier, no_link_state,
+# uncounted_overrun: frames the card lost are not counted) or why a
+# scenario does not apply (no_reset_wait); what its chip's
 # receive filter does differently (all_multicast: no group filter, every
 # multicast frame passes once any group is joined).
 # Upstream's drivers, then ours ("ours:").
@@ -81,6 +82,14 @@ LOG = {
                                 "netif_carrier_off(), so carrier stays 1",
                      all_multicast="3c574_cs does not use the chip's multicast filter: "
                                    "SetRxFilter takes all multicast frames or none"),
+    "fmvj18x_cs": dict(no_link_state="the MB86960A has no link status (and "
+                                     "fmvj18x_cs reads none)",
+                       no_reset_wait="the MB86960A has no reset to wait for: "
+                                     "fmvj18x_cs never waits for one",
+                       uncounted_overrun="fmvj18x_cs never counts the frames the RX "
+                                         "buffer had no room for: it clears the RX "
+                                         "status overflow bit and counts errors only "
+                                         "from the frames' headers"),
     "ours:axnet_cs": dict(reset="did not finish its reset",
                           down=": link down", up=": link up"),
     "ours:3c589_cs": dict(reset="did not finish its reset",
@@ -464,9 +473,11 @@ def test_receive_ring_overrun(nic):
           % (driver, BURST, got, lost, above, below))
     assert bad == 0
     assert 0 < got <= BURST
-    if got + above + below < BURST:
-        assert lost > 0, "frames were lost in the card but the driver counted no overrun"
+    uncounted = got + above + below < BURST and lost == 0
     assert r.ping(g, count=3) == 3, "no traffic after the overrun"
+    if uncounted and "uncounted_overrun" in r.log:
+        pytest.xfail(r.log["uncounted_overrun"])
+    assert not uncounted, "frames were lost in the card but the driver counted no overrun"
 
 
 def test_mtu_change(nic):

@@ -59,10 +59,12 @@ int nic_card_build_cis(uint8_t *cis, int size, const NICCardIdentity *id,
     cis_tuple(&w, CISTPL_MANFID, buf, 4);
     cis_tuple(&w, CISTPL_FUNCID, funcid, sizeof(funcid));
 
-    buf[0] = 0x04;              /* LAN node ID */
-    buf[1] = 6;
-    memcpy(buf + 2, mac, 6);
-    cis_tuple(&w, CISTPL_FUNCE, buf, 8);
+    if (!id->no_node_id) {
+        buf[0] = 0x04;          /* LAN node ID */
+        buf[1] = 6;
+        memcpy(buf + 2, mac, 6);
+        cis_tuple(&w, CISTPL_FUNCE, buf, 8);
+    }
 
     assert(w.len + id->config_tuples_len + 3 <= size);
     memcpy(cis + w.len, id->config_tuples, id->config_tuples_len);

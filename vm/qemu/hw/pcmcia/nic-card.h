@@ -3,8 +3,9 @@
  * the card's identity and its MAC address, and a wire that takes time.
  *
  *  - nic_card_build_cis() writes DEVICE (none), VERS_1, MANFID, FUNCID
- *    (network), FUNCE (LAN node ID: the MAC), the card's own CONFIG and
- *    CFTABLE_ENTRY tuples, NO_LINK and END.
+ *    (network), FUNCE (LAN node ID: the MAC; not on cards that keep it
+ *    elsewhere only), the card's own CONFIG and CFTABLE_ENTRY tuples,
+ *    NO_LINK and END.
  *  - NICWire paces frames at the card's `wire-rate` (bits/s, 0: frames
  *    take no time), preamble, FCS and inter-frame gap included.  The
  *    transmit side tells when a frame has left; the receive side holds
@@ -29,6 +30,7 @@ typedef struct NICCardIdentity {
     /* CONFIG and CFTABLE_ENTRY tuples, complete with codes and links */
     const uint8_t *config_tuples;
     int config_tuples_len;
+    bool no_node_id;            /* no FUNCE: the MAC is not in the CIS */
 } NICCardIdentity;
 
 /* The CIS into @cis (at most @size bytes); returns its length. */
