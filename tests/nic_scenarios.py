@@ -90,6 +90,9 @@ LOG = {
                                          "buffer had no room for: it clears the RX "
                                          "status overflow bit and counts errors only "
                                          "from the frames' headers"),
+    "ours:fmvj18x_cs": dict(no_link_state="the MB86960A has no link status: our "
+                                          "fmvj18x_cs keeps the carrier on",
+                            no_reset_wait="the MB86960A has no reset to wait for"),
     "ours:axnet_cs": dict(reset="did not finish its reset",
                           down=": link down", up=": link up"),
     "ours:3c589_cs": dict(reset="did not finish its reset",
