@@ -102,6 +102,8 @@ LOG = {
                           down=": link down", up=": link up",
                           all_multicast="our 3c574_cs does not use the chip's undocumented "
                                         "hash filter: all multicast frames or none"),
+    "ours:smc91c92_cs": dict(reset="did not finish its reset",
+                             down=": link down", up=": link up"),
 }
 
 
@@ -225,15 +227,19 @@ def ours_fixture(prefix, driver, device, macs, kernels, wire_rate=0, more=()):
     kernels.matrix line, whether our i82092 drives the bridge), named
     prefix-kernel; the QEMU device in socket A has MAC macs[0], the one
     socket B gets macs[1], both on wires of wire_rate; more: further cards
-    up from boot, each (driver, QEMU device, slot bus, MAC, wire rate), on
-    rigs 2, 3, ...  A test file says `rig = ours_fixture(...)`."""
+    up from boot, each (driver, QEMU device, slot bus, MAC, wire rate[,
+    further device properties]), on rigs 2, 3, ...  A test file says
+    `rig = ours_fixture(...)`."""
     @pytest.fixture(scope="module", params=kernels, ids=[k[0] for k in kernels])
     def rig(request, tmp_path_factory):
         kernel, matrix_name, our_bridge = request.param
         card = NetRig(0, device, "nic0", "pcc.0", macs[0], wire_rate=wire_rate)
         spare = NetRig(1, device, "nic1", "pcc.1", macs[1], wire_rate=wire_rate)
-        others = [(d, NetRig(2 + i, dev, "nic%d" % (2 + i), bus, mac, wire_rate=rate))
-                  for i, (d, dev, bus, mac, rate) in enumerate(more)]
+        others = []
+        for i, (d, dev, bus, mac, rate, *props) in enumerate(more):
+            other = NetRig(2 + i, dev, "nic%d" % (2 + i), bus, mac, wire_rate=rate)
+            other.props = dict(*props)
+            others.append((d, other))
         with ours_guest("%s-%s" % (prefix, kernel), kernel, matrix_name, our_bridge,
                         driver, card, spare, tmp_path_factory.mktemp("ko-" + kernel),
                         more=others) as rigs:
