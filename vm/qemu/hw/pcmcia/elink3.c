@@ -115,10 +115,6 @@ enum {
 #define EL3_THRESH_OFF          0xffff
 #define EL3_MAX_FRAME           1514    /* without FCS */
 
-#define COR_INDEX               0x3f
-#define COR_SRESET              0x80
-#define CCSR_INTR               0x02
-
 static uint32_t rx_size(PCLElink3Card *s)
 {
     return PCL_ELINK3_CARD_GET_CLASS(s)->rx_fifo_size;
@@ -160,26 +156,37 @@ static uint16_t el3_raw_status(PCLElink3Card *s)
     return st;
 }
 
+static void el3_reset(DeviceState *dev);
+
+/* The card type tells the base: see el3_config_regs(). */
+static const PCMCIAConfigRegs el3_config_regs_any = {
+    .reset = el3_reset,
+    .trace_read = trace_pcl_el3_config_read,
+    .trace_write = trace_pcl_el3_config_write,
+    .trace_ireq = trace_pcl_el3_ireq,
+};
+
+static PCMCIAConfigRegs el3_config_regs(PCLElink3Card *s)
+{
+    PCMCIAConfigRegs r = el3_config_regs_any;
+
+    r.base = PCL_ELINK3_CARD_GET_CLASS(s)->config_base;
+    return r;
+}
+
 /*
  * IREQ# follows the enabled status bits once the host has chosen a
  * configuration and (on chips that have the bit) activated the adapter.
  */
 static void el3_update_irq(PCLElink3Card *s)
 {
-    PCMCIACardState *card = PCMCIA_CARD(s);
     bool active = (s->config_ctrl & CONFIG_CTRL_ENA) ||
                   !PCL_ELINK3_CARD_GET_CLASS(s)->adapter_enable;
     bool level = (el3_raw_status(s) & s->int_enable) && active;
-    bool ireq = level && (s->cor & COR_INDEX) && !(s->cor & COR_SRESET);
+    PCMCIAConfigRegs r = el3_config_regs(s);
 
-    s->ccsr = (s->ccsr & ~CCSR_INTR) | (level ? CCSR_INTR : 0);
-    if (ireq != s->ireq) {
-        trace_pcl_el3_ireq(ireq);
-    }
-    s->ireq = ireq;
-    if (card->slot) {
-        qemu_set_irq(card->slot->irq, ireq);
-    }
+    pcmcia_config_set_irq(&r, PCMCIA_CONFIG_STATE(s), PCMCIA_CARD(s), level,
+                          true);
 }
 
 /* An event: its status bit is set, and latches the interrupt if enabled. */
@@ -932,56 +939,23 @@ static void el3_io_write(PCMCIACardState *card, uint32_t addr, uint16_t val)
 
 /* --- PC Card front end: attribute memory --- */
 
-static void el3_reset(DeviceState *dev);
-
 static uint8_t el3_attr_read(PCMCIACardState *card, uint32_t addr)
 {
     PCLElink3Card *s = PCL_ELINK3_CARD(card);
-    uint32_t base = PCL_ELINK3_CARD_GET_CLASS(s)->config_base;
-    uint8_t val;
+    PCMCIAConfigRegs r = el3_config_regs(s);
 
-    if (addr < base) {
-        return pcmcia_cis_read(s->cis, s->cis_len, addr);
-    }
-    switch (addr - base) {
-    case 0:
-        val = s->cor;
-        break;
-    case 2:
-        val = s->ccsr;
-        break;
-    default:
-        return 0xff;
-    }
-    trace_pcl_el3_config_read(addr, val);
-    return val;
+    return pcmcia_config_read(&r, PCMCIA_CONFIG_STATE(s), addr);
 }
 
 static void el3_attr_write(PCMCIACardState *card, uint32_t addr, uint8_t val)
 {
     PCLElink3Card *s = PCL_ELINK3_CARD(card);
-    uint32_t base = PCL_ELINK3_CARD_GET_CLASS(s)->config_base;
+    PCMCIAConfigRegs r = el3_config_regs(s);
 
-    if (addr < base) {
-        return;
+    if (pcmcia_config_write(&r, PCMCIA_CONFIG_STATE(s), DEVICE(s), addr,
+                            val)) {
+        el3_update_irq(s);
     }
-    trace_pcl_el3_config_write(addr, val);
-    switch (addr - base) {
-    case 0:
-        if (val & COR_SRESET) {
-            /* soft reset: the whole card but the COR itself */
-            el3_reset(DEVICE(s));
-        }
-        s->cor = val;
-        break;
-    case 2:
-        /* only the interrupt bit is the card's */
-        s->ccsr = (s->ccsr & CCSR_INTR) | (val & ~CCSR_INTR);
-        break;
-    default:
-        return;
-    }
-    el3_update_irq(s);
 }
 
 /* --- Life cycle --- */
@@ -1034,43 +1008,15 @@ static void el3_realize(DeviceState *dev, Error **errp)
            ec->tx_fifo_size <= EL3_FIFO_MAX);
     assert((ec->io_ports == 16 || ec->io_ports == 32) &&
            (1u << ec->eeprom_addr_bits) <= EL3_EEPROM_WORDS);
-    qemu_macaddr_default_if_unset(&s->conf.macaddr);
-    s->cis_len = nic_card_build_cis(s->cis, sizeof(s->cis), &ec->id,
-                                    s->conf.macaddr.a);
+    nic_card_realize(NIC_CARD_PARTS(s), &ec->id, tx_timer_cb, s);
     el3_build_eeprom(s);
-    s->tx_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, tx_timer_cb, s);
-    nic_wire_init(&s->wire);
     el3_reset(dev);
-    s->nic = qemu_new_nic(&el3_net_info, &s->conf,
-                          object_get_typename(OBJECT(dev)), dev->id,
-                          &dev->mem_reentrancy_guard, s);
-    nic_wire_attach(&s->wire, s->nic);
-    qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
+    nic_card_new_nic(dev, NIC_CARD_PARTS(s), &el3_net_info, s);
 }
 
-/*
- * Surprise removal: no timer may fire and no frame may arrive after
- * this; the netdev is left free for the next card.
- */
 static void el3_unrealize(DeviceState *dev)
 {
-    PCLElink3Card *s = PCL_ELINK3_CARD(dev);
-
-    timer_free(s->tx_timer);
-    s->tx_timer = NULL;
-    nic_wire_free(&s->wire);
-    qemu_del_nic(s->nic);
-    s->nic = NULL;
-}
-
-static int el3_attach(PCMCIACardState *card)
-{
-    return 0;
-}
-
-static int el3_detach(PCMCIACardState *card)
-{
-    return 0;
+    nic_card_unrealize(NIC_CARD_PARTS(PCL_ELINK3_CARD(dev)));
 }
 
 static bool el3_post_load_ok(void *opaque, int version_id)
@@ -1159,8 +1105,6 @@ static void el3_class_init(ObjectClass *oc, void *data)
     ec->threshold_shift = 0;
     ec->adapter_enable = true;
 
-    pcc->attach = el3_attach;
-    pcc->detach = el3_detach;
     pcc->attr_read = el3_attr_read;
     pcc->attr_write = el3_attr_write;
     pcc->io_read = el3_io_read;

@@ -396,52 +396,29 @@ static void ne2k_card_reset(DeviceState *dev)
     }
 }
 
+/* The NIC and its configuration are the NE2000 core's. */
+#define NE2K_CARD_PARTS(s) NIC_CARD_PARTS_AT(s, ne2k.c, ne2k.nic)
+
 static void ne2k_card_realize(DeviceState *dev, Error **errp)
 {
     PCLNe2kCard *s = PCL_NE2K_CARD(dev);
     PCLNe2kCardClass *nc = PCL_NE2K_CARD_GET_CLASS(s);
     NE2000State *ne = &s->ne2k;
 
-    qemu_macaddr_default_if_unset(&ne->c.macaddr);
-    s->cis_len = nic_card_build_cis(s->cis, sizeof(s->cis), &nc->id,
-                                    ne->c.macaddr.a);
+    nic_card_realize(NE2K_CARD_PARTS(s), &nc->id, ne2k_card_tx_timer, s);
     ne2000_setup_io(ne, dev, 0x20);
     ne->irq = qemu_allocate_irq(ne2k_card_nic_irq, s, 0);
-    s->tx_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ne2k_card_tx_timer, s);
-    nic_wire_init(&s->wire);
     ne2k_card_reset(dev);
-    ne->nic = qemu_new_nic(&ne2k_card_net_info, &ne->c,
-                           object_get_typename(OBJECT(dev)), dev->id,
-                           &dev->mem_reentrancy_guard, ne);
-    nic_wire_attach(&s->wire, ne->nic);
-    qemu_format_nic_info_str(qemu_get_queue(ne->nic), ne->c.macaddr.a);
+    nic_card_new_nic(dev, NE2K_CARD_PARTS(s), &ne2k_card_net_info, ne);
 }
 
-/*
- * Surprise removal: no timer may fire and no frame may arrive after
- * this; the netdev is left free for the next card.
- */
 static void ne2k_card_unrealize(DeviceState *dev)
 {
     PCLNe2kCard *s = PCL_NE2K_CARD(dev);
 
-    timer_free(s->tx_timer);
-    s->tx_timer = NULL;
-    nic_wire_free(&s->wire);
-    qemu_del_nic(s->ne2k.nic);
-    s->ne2k.nic = NULL;
+    nic_card_unrealize(NE2K_CARD_PARTS(s));
     qemu_free_irq(s->ne2k.irq);
     s->ne2k.irq = NULL;
-}
-
-static int ne2k_card_attach(PCMCIACardState *card)
-{
-    return 0;
-}
-
-static int ne2k_card_detach(PCMCIACardState *card)
-{
-    return 0;
 }
 
 const VMStateDescription vmstate_pcl_ne2k_card = {
@@ -474,8 +451,6 @@ static void ne2k_card_class_init(ObjectClass *oc, void *data)
     DeviceClass *dc = DEVICE_CLASS(oc);
     PCMCIACardClass *pcc = PCMCIA_CARD_CLASS(oc);
 
-    pcc->attach = ne2k_card_attach;
-    pcc->detach = ne2k_card_detach;
     pcc->attr_read = ne2k_card_attr_read;
     pcc->attr_write = ne2k_card_attr_write;
     pcc->io_read = ne2k_card_io_read;

@@ -1,5 +1,6 @@
 /*
- * Ethernet PC Cards: the CIS and the wire timing every card model shares.
+ * Ethernet PC Cards: the CIS, the wire timing and the life cycle every
+ * card model shares.
  * See nic-card.h.
  *
  * Part of pcmcia-legacy.  SPDX-License-Identifier: GPL-2.0-only
@@ -8,6 +9,7 @@
 #include "qemu/osdep.h"
 #include "qemu/host-utils.h"
 #include "hw/pcmcia.h"
+#include "hw/qdev-core.h"
 #include "nic-card.h"
 
 /* Per frame on the wire besides the data: FCS, preamble+SFD, gap */
@@ -193,3 +195,33 @@ const VMStateDescription vmstate_nic_wire = {
         VMSTATE_END_OF_LIST()
     }
 };
+
+/* --- Life cycle --- */
+
+void nic_card_realize(const NICCardParts *p, const NICCardIdentity *id,
+                      QEMUTimerCB *tx_cb, void *opaque)
+{
+    qemu_macaddr_default_if_unset(&p->conf->macaddr);
+    *p->cis_len = nic_card_build_cis(p->cis, p->cis_size, id,
+                                     p->conf->macaddr.a);
+    *p->tx_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, tx_cb, opaque);
+    nic_wire_init(p->wire);
+}
+
+void nic_card_new_nic(DeviceState *dev, const NICCardParts *p,
+                      NetClientInfo *info, void *opaque)
+{
+    *p->nic = qemu_new_nic(info, p->conf, object_get_typename(OBJECT(dev)),
+                           dev->id, &dev->mem_reentrancy_guard, opaque);
+    nic_wire_attach(p->wire, *p->nic);
+    qemu_format_nic_info_str(qemu_get_queue(*p->nic), p->conf->macaddr.a);
+}
+
+void nic_card_unrealize(const NICCardParts *p)
+{
+    timer_free(*p->tx_timer);
+    *p->tx_timer = NULL;
+    nic_wire_free(p->wire);
+    qemu_del_nic(*p->nic);
+    *p->nic = NULL;
+}

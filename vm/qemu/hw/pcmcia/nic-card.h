@@ -14,6 +14,9 @@
  *    a frame that arrives while the previous one is still on the wire
  *    (the receive hook returns 0, QEMU's queue keeps the frame) and
  *    flushes the queue when the wire is free.
+ *  - nic_card_realize(), nic_card_new_nic() and nic_card_unrealize() set
+ *    up and tear down what every card model has (MAC address, CIS, TX
+ *    timer, wire, NIC) in one order for all of them.
  *
  * Part of pcmcia-legacy.  SPDX-License-Identifier: GPL-2.0-only
  */
@@ -84,6 +87,48 @@ void nic_wire_tx_fired(NICWire *w, size_t len);
 void nic_wire_tx_abort(NICWire *w);
 
 extern const VMStateDescription vmstate_nic_wire;
+
+/*
+ * Where a card model keeps what every Ethernet card has.  The fields stay
+ * in the card's own state, under the names its VMState gives them.
+ */
+typedef struct NICCardParts {
+    NICConf *conf;
+    NICState **nic;
+    NICWire *wire;
+    QEMUTimer **tx_timer;
+    uint8_t *cis;
+    int cis_size;
+    int *cis_len;
+} NICCardParts;
+
+/*
+ * The parts of a card state @s: its fields wire, tx_timer, cis and
+ * cis_len, with the NIC's configuration and state in @conf_ and @nic_.
+ */
+#define NIC_CARD_PARTS_AT(s, conf_, nic_) (&(NICCardParts) {          \
+        .conf = &(s)->conf_, .nic = &(s)->nic_, .wire = &(s)->wire,   \
+        .tx_timer = &(s)->tx_timer, .cis = (s)->cis,                  \
+        .cis_size = sizeof((s)->cis), .cis_len = &(s)->cis_len })
+/* The same for a card that names them conf and nic, as most do. */
+#define NIC_CARD_PARTS(s) NIC_CARD_PARTS_AT(s, conf, nic)
+
+/*
+ * Realize, first step: a MAC address if none was given, the CIS for @id
+ * with it, the TX timer (@tx_cb with @opaque) and the wire.  The card
+ * then builds what depends on the MAC (an EEPROM), resets itself and
+ * creates its NIC with nic_card_new_nic(), in the order it needs.
+ */
+void nic_card_realize(const NICCardParts *p, const NICCardIdentity *id,
+                      QEMUTimerCB *tx_cb, void *opaque);
+/* Realize, last step: the NIC (@info, @opaque), on the card's wire. */
+void nic_card_new_nic(DeviceState *dev, const NICCardParts *p,
+                      NetClientInfo *info, void *opaque);
+/*
+ * Surprise removal: no timer may fire and no frame may arrive after
+ * this; the netdev is left free for the next card.
+ */
+void nic_card_unrealize(const NICCardParts *p);
 
 #define VMSTATE_NIC_WIRE(f, s) \
     VMSTATE_STRUCT(f, s, 1, vmstate_nic_wire, NICWire)

@@ -472,16 +472,6 @@ static void cf_instance_init(Object *obj)
     qbus_mark_full(BUS(&s->bus));
 }
 
-static int cf_attach(PCMCIACardState *card)
-{
-    return 0;
-}
-
-static int cf_detach(PCMCIACardState *card)
-{
-    return 0;
-}
-
 static const VMStateDescription vmstate_pcmcia_cf = {
     .name = TYPE_PCMCIA_CF,
     .version_id = 1,
@@ -511,8 +501,6 @@ static void cf_class_init(ObjectClass *oc, void *data)
     DeviceClass *dc = DEVICE_CLASS(oc);
     PCMCIACardClass *pcc = PCMCIA_CARD_CLASS(oc);
 
-    pcc->attach = cf_attach;
-    pcc->detach = cf_detach;
     pcc->cis = cf_cis;
     pcc->cis_len = sizeof(cf_cis);
     pcc->attr_read = cf_attr_read;

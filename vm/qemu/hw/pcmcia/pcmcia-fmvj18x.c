@@ -142,10 +142,6 @@ OBJECT_DECLARE_SIMPLE_TYPE(PCLFmvState, PCMCIA_FMVJ18X)
 #define RX_HEADER               4
 #define RX_GOOD                 0x20
 
-#define COR_INDEX               0x3f
-#define COR_SRESET              0x80
-#define CCSR_INTR               0x02
-
 struct PCLFmvState {
     /*< private >*/
     PCMCIACardState parent_obj;
@@ -228,23 +224,26 @@ static uint32_t fmv_rx_size(PCLFmvState *s)
     return sram - fmv_tx_bufs(s) * fmv_tx_buf_size(s);
 }
 
-/* --- Interrupts --- */
+/* --- Configuration registers and interrupts --- */
+
+static void fmv_reset(DeviceState *dev);
+
+static const PCMCIAConfigRegs fmv_config_regs = {
+    .base = FMV_CONFIG_BASE,
+    .prr_scr = true,
+    .reset = fmv_reset,
+    .trace_read = trace_pcl_fmv_config_read,
+    .trace_write = trace_pcl_fmv_config_write,
+    .trace_ireq = trace_pcl_fmv_ireq,
+};
 
 static void fmv_update_irq(PCLFmvState *s)
 {
-    PCMCIACardState *card = PCMCIA_CARD(s);
     bool level = (s->tx_status & s->tx_mask) || (s->rx_status & s->rx_mask);
-    bool ireq = level && (s->lan_ctrl & LAN_CTRL_IRQ) &&
-                (s->cor & COR_INDEX) && !(s->cor & COR_SRESET);
 
-    s->ccsr = (s->ccsr & ~CCSR_INTR) | (level ? CCSR_INTR : 0);
-    if (ireq != s->ireq) {
-        trace_pcl_fmv_ireq(ireq);
-    }
-    s->ireq = ireq;
-    if (card->slot) {
-        qemu_set_irq(card->slot->irq, ireq);
-    }
+    /* LAN_CTRL_IRQ gates IREQ#; the CCSR shows the request regardless */
+    pcmcia_config_set_irq(&fmv_config_regs, PCMCIA_CONFIG_STATE(s),
+                          PCMCIA_CARD(s), level, s->lan_ctrl & LAN_CTRL_IRQ);
 }
 
 /* --- Receive --- */
@@ -731,58 +730,20 @@ static void fmv_io_write(PCMCIACardState *card, uint32_t addr, uint16_t val)
 
 /* --- PC Card front end: attribute memory --- */
 
-static void fmv_reset(DeviceState *dev);
-
 static uint8_t fmv_attr_read(PCMCIACardState *card, uint32_t addr)
 {
-    PCLFmvState *s = PCMCIA_FMVJ18X(card);
-    uint8_t val;
-
-    if (addr < FMV_CONFIG_BASE) {
-        return pcmcia_cis_read(s->cis, s->cis_len, addr);
-    }
-    switch (addr - FMV_CONFIG_BASE) {
-    case 0:
-        val = s->cor;
-        break;
-    case 2:
-        val = s->ccsr;
-        break;
-    case 4:                     /* pin replacement, socket and copy */
-    case 6:
-        val = 0;
-        break;
-    default:
-        return 0xff;
-    }
-    trace_pcl_fmv_config_read(addr, val);
-    return val;
+    return pcmcia_config_read(&fmv_config_regs,
+                              PCMCIA_CONFIG_STATE(PCMCIA_FMVJ18X(card)), addr);
 }
 
 static void fmv_attr_write(PCMCIACardState *card, uint32_t addr, uint8_t val)
 {
     PCLFmvState *s = PCMCIA_FMVJ18X(card);
 
-    if (addr < FMV_CONFIG_BASE) {
-        return;
+    if (pcmcia_config_write(&fmv_config_regs, PCMCIA_CONFIG_STATE(s),
+                            DEVICE(s), addr, val)) {
+        fmv_update_irq(s);
     }
-    trace_pcl_fmv_config_write(addr, val);
-    switch (addr - FMV_CONFIG_BASE) {
-    case 0:
-        if (val & COR_SRESET) {
-            /* soft reset: the whole card but the COR itself */
-            fmv_reset(DEVICE(s));
-        }
-        s->cor = val;
-        break;
-    case 2:
-        /* only the interrupt bit is the card's */
-        s->ccsr = (s->ccsr & CCSR_INTR) | (val & ~CCSR_INTR);
-        break;
-    default:
-        return;
-    }
-    fmv_update_irq(s);
 }
 
 /* --- Life cycle --- */
@@ -842,42 +803,14 @@ static void fmv_realize(DeviceState *dev, Error **errp)
 {
     PCLFmvState *s = PCMCIA_FMVJ18X(dev);
 
-    qemu_macaddr_default_if_unset(&s->conf.macaddr);
-    s->cis_len = nic_card_build_cis(s->cis, sizeof(s->cis), &fmv_identity,
-                                    s->conf.macaddr.a);
-    s->tx_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, tx_timer_cb, s);
-    nic_wire_init(&s->wire);
+    nic_card_realize(NIC_CARD_PARTS(s), &fmv_identity, tx_timer_cb, s);
     fmv_reset(dev);
-    s->nic = qemu_new_nic(&fmv_net_info, &s->conf,
-                          object_get_typename(OBJECT(dev)), dev->id,
-                          &dev->mem_reentrancy_guard, s);
-    nic_wire_attach(&s->wire, s->nic);
-    qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
+    nic_card_new_nic(dev, NIC_CARD_PARTS(s), &fmv_net_info, s);
 }
 
-/*
- * Surprise removal: no timer may fire and no frame may arrive after
- * this; the netdev is left free for the next card.
- */
 static void fmv_unrealize(DeviceState *dev)
 {
-    PCLFmvState *s = PCMCIA_FMVJ18X(dev);
-
-    timer_free(s->tx_timer);
-    s->tx_timer = NULL;
-    nic_wire_free(&s->wire);
-    qemu_del_nic(s->nic);
-    s->nic = NULL;
-}
-
-static int fmv_attach(PCMCIACardState *card)
-{
-    return 0;
-}
-
-static int fmv_detach(PCMCIACardState *card)
-{
-    return 0;
+    nic_card_unrealize(NIC_CARD_PARTS(PCMCIA_FMVJ18X(dev)));
 }
 
 static int fmv_post_load(void *opaque, int version_id)
@@ -944,8 +877,6 @@ static void fmv_class_init(ObjectClass *oc, void *data)
     DeviceClass *dc = DEVICE_CLASS(oc);
     PCMCIACardClass *pcc = PCMCIA_CARD_CLASS(oc);
 
-    pcc->attach = fmv_attach;
-    pcc->detach = fmv_detach;
     pcc->attr_read = fmv_attr_read;
     pcc->attr_write = fmv_attr_write;
     pcc->io_read = fmv_io_read;

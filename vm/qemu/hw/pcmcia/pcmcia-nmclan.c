@@ -152,10 +152,6 @@ enum {
 #define IAC_LOGADDR             0x02
 #define NM_CHIP_ID              0x3940
 
-#define COR_INDEX               0x3f
-#define COR_SRESET              0x80
-#define CCSR_INTR               0x02
-
 struct PCLNmclanState {
     /*< private >*/
     PCMCIACardState parent_obj;
@@ -214,22 +210,22 @@ static bool nm_link_up(PCLNmclanState *s)
     return s->nic && !qemu_get_queue(s->nic)->link_down;
 }
 
-/* --- Interrupts --- */
+/* --- Configuration registers and interrupts --- */
+
+static void nm_reset(DeviceState *dev);
+
+static const PCMCIAConfigRegs nm_config_regs = {
+    .base = NM_CONFIG_BASE,
+    .reset = nm_reset,
+    .trace_read = trace_pcl_nm_config_read,
+    .trace_write = trace_pcl_nm_config_write,
+    .trace_ireq = trace_pcl_nm_ireq,
+};
 
 static void nm_update_irq(PCLNmclanState *s)
 {
-    PCMCIACardState *card = PCMCIA_CARD(s);
-    bool level = s->ir & ~s->reg[MACE_IMR];
-    bool ireq = level && (s->cor & COR_INDEX) && !(s->cor & COR_SRESET);
-
-    s->ccsr = (s->ccsr & ~CCSR_INTR) | (level ? CCSR_INTR : 0);
-    if (ireq != s->ireq) {
-        trace_pcl_nm_ireq(ireq);
-    }
-    s->ireq = ireq;
-    if (card->slot) {
-        qemu_set_irq(card->slot->irq, ireq);
-    }
+    pcmcia_config_set_irq(&nm_config_regs, PCMCIA_CONFIG_STATE(s),
+                          PCMCIA_CARD(s), s->ir & ~s->reg[MACE_IMR], true);
 }
 
 static void nm_event(PCLNmclanState *s, uint8_t bits)
@@ -728,49 +724,18 @@ static void nm_io_write(PCMCIACardState *card, uint32_t addr, uint16_t val)
 
 static uint8_t nm_attr_read(PCMCIACardState *card, uint32_t addr)
 {
-    PCLNmclanState *s = PCMCIA_NMCLAN(card);
-    uint8_t val;
-
-    if (addr < NM_CONFIG_BASE) {
-        return pcmcia_cis_read(s->cis, s->cis_len, addr);
-    }
-    switch (addr - NM_CONFIG_BASE) {
-    case 0:
-        val = s->cor;
-        break;
-    case 2:
-        val = s->ccsr;
-        break;
-    default:
-        return 0xff;
-    }
-    trace_pcl_nm_config_read(addr, val);
-    return val;
+    return pcmcia_config_read(&nm_config_regs,
+                              PCMCIA_CONFIG_STATE(PCMCIA_NMCLAN(card)), addr);
 }
 
 static void nm_attr_write(PCMCIACardState *card, uint32_t addr, uint8_t val)
 {
     PCLNmclanState *s = PCMCIA_NMCLAN(card);
 
-    if (addr < NM_CONFIG_BASE) {
-        return;
+    if (pcmcia_config_write(&nm_config_regs, PCMCIA_CONFIG_STATE(s),
+                            DEVICE(s), addr, val)) {
+        nm_update_irq(s);
     }
-    trace_pcl_nm_config_write(addr, val);
-    switch (addr - NM_CONFIG_BASE) {
-    case 0:
-        if (val & COR_SRESET) {
-            /* the glue and the MACE, not the COR itself */
-            nm_reset(DEVICE(s));
-        }
-        s->cor = val;
-        break;
-    case 2:
-        s->ccsr = (s->ccsr & CCSR_INTR) | (val & ~CCSR_INTR);
-        break;
-    default:
-        return;
-    }
-    nm_update_irq(s);
 }
 
 /* --- Life cycle --- */
@@ -800,39 +765,14 @@ static void nm_realize(DeviceState *dev, Error **errp)
 {
     PCLNmclanState *s = PCMCIA_NMCLAN(dev);
 
-    qemu_macaddr_default_if_unset(&s->conf.macaddr);
-    s->cis_len = nic_card_build_cis(s->cis, sizeof(s->cis), &nm_identity,
-                                    s->conf.macaddr.a);
-    s->tx_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, nm_tx_timer_cb, s);
-    nic_wire_init(&s->wire);
+    nic_card_realize(NIC_CARD_PARTS(s), &nm_identity, nm_tx_timer_cb, s);
     nm_reset(dev);
-    s->nic = qemu_new_nic(&nm_net_info, &s->conf,
-                          object_get_typename(OBJECT(dev)), dev->id,
-                          &dev->mem_reentrancy_guard, s);
-    nic_wire_attach(&s->wire, s->nic);
-    qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
+    nic_card_new_nic(dev, NIC_CARD_PARTS(s), &nm_net_info, s);
 }
 
-/* Surprise removal: no timer fires and no frame arrives after this. */
 static void nm_unrealize(DeviceState *dev)
 {
-    PCLNmclanState *s = PCMCIA_NMCLAN(dev);
-
-    timer_free(s->tx_timer);
-    s->tx_timer = NULL;
-    nic_wire_free(&s->wire);
-    qemu_del_nic(s->nic);
-    s->nic = NULL;
-}
-
-static int nm_attach(PCMCIACardState *card)
-{
-    return 0;
-}
-
-static int nm_detach(PCMCIACardState *card)
-{
-    return 0;
+    nic_card_unrealize(NIC_CARD_PARTS(PCMCIA_NMCLAN(dev)));
 }
 
 static int nm_post_load(void *opaque, int version_id)
@@ -910,8 +850,6 @@ static void nm_class_init(ObjectClass *oc, void *data)
     DeviceClass *dc = DEVICE_CLASS(oc);
     PCMCIACardClass *pcc = PCMCIA_CARD_CLASS(oc);
 
-    pcc->attach = nm_attach;
-    pcc->detach = nm_detach;
     pcc->attr_read = nm_attr_read;
     pcc->attr_write = nm_attr_write;
     pcc->io_read = nm_io_read;

@@ -13,6 +13,11 @@
 #include "pcmcia-slot.h"
 #include "trace.h"
 
+/* Function configuration register bits (pcmcia_config_*()) */
+#define COR_INDEX               0x3f
+#define COR_SRESET              0x80
+#define CCSR_INTR               0x02
+
 static const char *space_name(PCMCIASpace space)
 {
     switch (space) {
@@ -31,6 +36,76 @@ uint8_t pcmcia_cis_read(const uint8_t *cis, int cis_len, uint32_t addr)
         return 0xff;
     }
     return cis[addr / 2];
+}
+
+uint8_t pcmcia_config_read(const PCMCIAConfigRegs *r,
+                           const PCMCIAConfigState *st, uint32_t addr)
+{
+    uint8_t val;
+
+    if (addr < r->base) {
+        return pcmcia_cis_read(st->cis, st->cis_len, addr);
+    }
+    switch (addr - r->base) {
+    case 0:
+        val = *st->cor;
+        break;
+    case 2:
+        val = *st->ccsr;
+        break;
+    case 4:
+    case 6:
+        if (!r->prr_scr) {
+            return 0xff;
+        }
+        val = 0;
+        break;
+    default:
+        return 0xff;
+    }
+    r->trace_read(addr, val);
+    return val;
+}
+
+bool pcmcia_config_write(const PCMCIAConfigRegs *r,
+                         const PCMCIAConfigState *st, DeviceState *dev,
+                         uint32_t addr, uint8_t val)
+{
+    if (addr < r->base) {
+        return false;
+    }
+    r->trace_write(addr, val);
+    switch (addr - r->base) {
+    case 0:
+        if (val & COR_SRESET) {
+            /* the whole card but the COR itself */
+            r->reset(dev);
+        }
+        *st->cor = val;
+        return true;
+    case 2:
+        *st->ccsr = (*st->ccsr & CCSR_INTR) | (val & ~CCSR_INTR);
+        return true;
+    default:
+        return false;
+    }
+}
+
+void pcmcia_config_set_irq(const PCMCIAConfigRegs *r,
+                           const PCMCIAConfigState *st,
+                           PCMCIACardState *card, bool level, bool enabled)
+{
+    bool ireq = level && enabled &&
+                (*st->cor & COR_INDEX) && !(*st->cor & COR_SRESET);
+
+    *st->ccsr = (*st->ccsr & ~CCSR_INTR) | (level ? CCSR_INTR : 0);
+    if (ireq != *st->ireq) {
+        r->trace_ireq(ireq);
+    }
+    *st->ireq = ireq;
+    if (card->slot) {
+        qemu_set_irq(card->slot->irq, ireq);
+    }
 }
 
 bool pcmcia_slot_cycle_is_16bit(PCMCIACardState *card)

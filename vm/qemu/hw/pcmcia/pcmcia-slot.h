@@ -21,7 +21,7 @@
  *   device_add CARD,bus=pcc.1,id=c1   insertion at run time
  *   device_del c1                     surprise removal, effective at once
  *
- * Life cycle, as the slot drives it:
+ * Life cycle, as the slot drives it (attach and detach are optional):
  *  - realize: the card builds its state; card->slot is still NULL.
  *  - insertion: card->slot points at the socket, then attach() runs,
  *    then the bridge sees the card (card detect, status change event).
@@ -79,8 +79,10 @@ typedef struct PCMCIASlotOps {
     void (*card_changed)(void *opaque);
     /* The card's IREQ# level changed. */
     void (*ireq_changed)(void *opaque, bool level);
-    /* Optional: the socket holds another kind of card (a CardBus card
-     * in a CardBus socket), so a 16-bit card cannot go in. */
+    /*
+     * Optional: the socket holds another kind of card (a CardBus card
+     * in a CardBus socket), so a 16-bit card cannot go in.
+     */
     bool (*occupied)(void *opaque);
 } PCMCIASlotOps;
 
@@ -111,6 +113,63 @@ struct PCMCIASlotBus {
  * this from attr_read for addresses below their configuration registers.
  */
 uint8_t pcmcia_cis_read(const uint8_t *cis, int cis_len, uint32_t addr);
+
+/*
+ * The function configuration registers of a single-function card, for
+ * the many cards that have them alike: the COR at attribute address
+ * @base, the CCSR at @base + 2 and, with @prr_scr, a PRR and an SCR at
+ * +4 and +6 that read 0 (no pin replacement, socket 0); the CIS below
+ * @base; anything else reads 0xff.  Setting the COR's soft reset bit runs
+ * the card's power-on reset, then the COR takes the value written; the
+ * interrupt bit of the CCSR is the card's own, a write keeps it.
+ */
+typedef struct PCMCIAConfigRegs {
+    uint32_t base;              /* attribute address of the COR */
+    bool prr_scr;               /* a PRR and an SCR too */
+    DeviceReset reset;          /* the card's power-on reset */
+    /* the card's own trace events for register accesses */
+    void (*trace_read)(uint32_t addr, uint8_t val);
+    void (*trace_write)(uint32_t addr, uint8_t val);
+    void (*trace_ireq)(int level);
+} PCMCIAConfigRegs;
+
+/*
+ * Where the card keeps its CIS (as for pcmcia_cis_read()), its COR and
+ * CCSR and its IREQ# level: fields of its own state, which its VMState
+ * names.
+ */
+typedef struct PCMCIAConfigState {
+    const uint8_t *cis;
+    int cis_len;
+    uint8_t *cor;
+    uint8_t *ccsr;
+    bool *ireq;
+} PCMCIAConfigState;
+
+/* The same for a card state @s that names them cis, cis_len, cor... */
+#define PCMCIA_CONFIG_STATE(s) (&(PCMCIAConfigState) {               \
+        .cis = (s)->cis, .cis_len = (s)->cis_len,                     \
+        .cor = &(s)->cor, .ccsr = &(s)->ccsr, .ireq = &(s)->ireq })
+
+/* The card's attr_read. */
+uint8_t pcmcia_config_read(const PCMCIAConfigRegs *r,
+                           const PCMCIAConfigState *st, uint32_t addr);
+/*
+ * The card's attr_write, @dev being the card; returns whether the COR or
+ * the CCSR was written (the card then updates its IREQ#).
+ */
+bool pcmcia_config_write(const PCMCIAConfigRegs *r,
+                         const PCMCIAConfigState *st, DeviceState *dev,
+                         uint32_t addr, uint8_t val);
+/*
+ * The card's interrupt request is @level: the CCSR's interrupt bit shows
+ * it, and IREQ# follows it while the host has chosen a configuration,
+ * holds no soft reset and, on a card with an interrupt enable of its own
+ * in the path to IREQ# only, @enabled.
+ */
+void pcmcia_config_set_irq(const PCMCIAConfigRegs *r,
+                           const PCMCIAConfigState *st,
+                           PCMCIACardState *card, bool level, bool enabled);
 
 /* Whether the card cycle in progress is a 16-bit one. */
 bool pcmcia_slot_cycle_is_16bit(PCMCIACardState *card);

@@ -198,7 +198,6 @@ OBJECT_DECLARE_SIMPLE_TYPE(PCLSmc91c92State, PCMCIA_SMC91C92)
 
 #define COR_INDEX               0x3f
 #define COR_SRESET              0x80
-#define CCSR_INTR               0x02
 
 /* DP83840 */
 #define SMC_PHY_ID              0x20005c01
@@ -369,20 +368,21 @@ static uint8_t smc_int_status(PCLSmc91c92State *s)
     return st;
 }
 
+static void smc_reset(DeviceState *dev);
+
+static const PCMCIAConfigRegs smc_config_regs = {
+    .base = SMC_CONFIG_BASE,
+    .reset = smc_reset,
+    .trace_read = trace_pcl_smc_config_read,
+    .trace_write = trace_pcl_smc_config_write,
+    .trace_ireq = trace_pcl_smc_ireq,
+};
+
 static void smc_update_irq(PCLSmc91c92State *s)
 {
-    PCMCIACardState *card = PCMCIA_CARD(s);
-    bool level = smc_int_status(s) & s->int_mask;
-    bool ireq = level && (s->cor & COR_INDEX) && !(s->cor & COR_SRESET);
-
-    s->ccsr = (s->ccsr & ~CCSR_INTR) | (level ? CCSR_INTR : 0);
-    if (ireq != s->ireq) {
-        trace_pcl_smc_ireq(ireq);
-    }
-    s->ireq = ireq;
-    if (card->slot) {
-        qemu_set_irq(card->slot->irq, ireq);
-    }
+    pcmcia_config_set_irq(&smc_config_regs, PCMCIA_CONFIG_STATE(s),
+                          PCMCIA_CARD(s), smc_int_status(s) & s->int_mask,
+                          true);
 }
 
 /* --- Packet memory --- */
@@ -1123,50 +1123,18 @@ static void smc_io_write(PCMCIACardState *card, uint32_t addr, uint16_t val)
 
 static uint8_t smc_attr_read(PCMCIACardState *card, uint32_t addr)
 {
-    PCLSmc91c92State *s = PCMCIA_SMC91C92(card);
-    uint8_t val;
-
-    if (addr < SMC_CONFIG_BASE) {
-        return pcmcia_cis_read(s->cis, s->cis_len, addr);
-    }
-    switch (addr - SMC_CONFIG_BASE) {
-    case 0:
-        val = s->cor;
-        break;
-    case 2:
-        val = s->ccsr;
-        break;
-    default:
-        return 0xff;
-    }
-    trace_pcl_smc_config_read(addr, val);
-    return val;
+    return pcmcia_config_read(&smc_config_regs,
+                              PCMCIA_CONFIG_STATE(PCMCIA_SMC91C92(card)), addr);
 }
 
 static void smc_attr_write(PCMCIACardState *card, uint32_t addr, uint8_t val)
 {
     PCLSmc91c92State *s = PCMCIA_SMC91C92(card);
 
-    if (addr < SMC_CONFIG_BASE) {
-        return;
+    if (pcmcia_config_write(&smc_config_regs, PCMCIA_CONFIG_STATE(s),
+                            DEVICE(s), addr, val)) {
+        smc_update_irq(s);
     }
-    trace_pcl_smc_config_write(addr, val);
-    switch (addr - SMC_CONFIG_BASE) {
-    case 0:
-        if (val & COR_SRESET) {
-            /* soft reset: the whole card but the COR itself */
-            smc_reset(DEVICE(s));
-        }
-        s->cor = val;
-        break;
-    case 2:
-        /* only the interrupt bit is the card's */
-        s->ccsr = (s->ccsr & CCSR_INTR) | (val & ~CCSR_INTR);
-        break;
-    default:
-        return;
-    }
-    smc_update_irq(s);
 }
 
 /* --- Life cycle --- */
@@ -1188,10 +1156,8 @@ static void smc_realize(DeviceState *dev, Error **errp)
         error_setg(errp, "revision must be 91c92 or 91c94, not '%s'", want);
         return;
     }
-    qemu_macaddr_default_if_unset(&s->conf.macaddr);
+    nic_card_realize(NIC_CARD_PARTS(s), &s->chip->id, smc_tx_timer_cb, s);
     mac = s->conf.macaddr.a;
-    s->cis_len = nic_card_build_cis(s->cis, sizeof(s->cis), &s->chip->id,
-                                    mac);
     memset(s->eeprom, 0, sizeof(s->eeprom));
     for (i = 0; i < 3; i++) {
         s->eeprom[SMC_EE_NODE + i] = mac[2 * i] | mac[2 * i + 1] << 8;
@@ -1199,41 +1165,16 @@ static void smc_realize(DeviceState *dev, Error **errp)
     /* a 10BASE-T switch port that autonegotiates */
     mii_phy_init(&s->phy, SMC_PHY_ID,
                  MII_PHY_AN_10FD | MII_PHY_AN_10HD | MII_PHY_AN_CSMA);
-    s->tx_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, smc_tx_timer_cb, s);
-    nic_wire_init(&s->wire);
-    s->nic = qemu_new_nic(&smc_net_info, &s->conf,
-                          object_get_typename(OBJECT(dev)), dev->id,
-                          &dev->mem_reentrancy_guard, s);
+    /* the NIC before the reset: the PHY starts with its link state */
+    nic_card_new_nic(dev, NIC_CARD_PARTS(s), &smc_net_info, s);
     s->link = !qemu_get_queue(s->nic)->link_down;
     mii_phy_set_link(&s->phy, s->link);
     smc_reset(dev);
-    nic_wire_attach(&s->wire, s->nic);
-    qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
 }
 
-/*
- * Surprise removal: no timer may fire and no frame may arrive after
- * this; the netdev is left free for the next card.
- */
 static void smc_unrealize(DeviceState *dev)
 {
-    PCLSmc91c92State *s = PCMCIA_SMC91C92(dev);
-
-    timer_free(s->tx_timer);
-    s->tx_timer = NULL;
-    nic_wire_free(&s->wire);
-    qemu_del_nic(s->nic);
-    s->nic = NULL;
-}
-
-static int smc_attach(PCMCIACardState *card)
-{
-    return 0;
-}
-
-static int smc_detach(PCMCIACardState *card)
-{
-    return 0;
+    nic_card_unrealize(NIC_CARD_PARTS(PCMCIA_SMC91C92(dev)));
 }
 
 static bool smc_fifo_ok(const SMCFifo *f)
@@ -1345,8 +1286,6 @@ static void smc_class_init(ObjectClass *oc, void *data)
     DeviceClass *dc = DEVICE_CLASS(oc);
     PCMCIACardClass *pcc = PCMCIA_CARD_CLASS(oc);
 
-    pcc->attach = smc_attach;
-    pcc->detach = smc_detach;
     pcc->attr_read = smc_attr_read;
     pcc->attr_write = smc_attr_write;
     pcc->io_read = smc_io_read;
