@@ -244,11 +244,24 @@ static void slot_bus_finalize(Object *obj)
     qemu_free_irq(bus->socket.irq);
 }
 
+/*
+ * The card's migration name: its slot under its bridge.  ISA devices have
+ * no device path, and two ISA bridges' cards would then share a name (and
+ * collide when both are realized): those bridges go by their firmware
+ * path, which names their I/O port.
+ */
 static char *slot_get_dev_path(DeviceState *dev)
 {
     PCMCIASlotBus *bus = PCMCIA_SLOT_BUS(qdev_get_parent_bus(dev));
     DeviceState *bridge = BUS(bus)->parent;
-    g_autofree char *bridge_path = bridge ? qdev_get_dev_path(bridge) : NULL;
+    g_autofree char *bridge_path = NULL;
+
+    if (bridge) {
+        bridge_path = qdev_get_dev_path(bridge);
+        if (!bridge_path) {
+            bridge_path = qdev_get_fw_dev_path(bridge);
+        }
+    }
 
     return g_strdup_printf("%s/pcmcia@%u", bridge_path ? bridge_path : "",
                            bus->index);
