@@ -56,8 +56,9 @@ SOCKET_PM = "/sys/class/pcmcia_socket/pcmcia_socket0/card_pm_state"
 
 # A driver's habits: what it logs for a chip whose reset never ends
 # (reset), for the PHY's link going down and coming up (down, up); why it
-# cannot pass a scenario through its own bug (no_carrier, no_link_state)
-# or why a scenario does not apply (no_reset_wait); what its chip's
+# cannot pass a scenario through its own bug (no_carrier, no_link_state,
+# uncounted_overrun: frames the card lost are not counted) or why a
+# scenario does not apply (no_reset_wait); what its chip's
 # receive filter does differently (all_multicast: no group filter, every
 # multicast frame passes once any group is joined); why frames to a joined
 # group do not arrive through its own bug (no_multicast).
@@ -89,6 +90,17 @@ LOG = {
                       no_multicast="nmclan_cs never loads the MACE's logical address "
                                    "filter (its multicast code is compiled out, "
                                    "BROKEN_MULTICAST): no group's frames pass"),
+    "fmvj18x_cs": dict(no_link_state="the MB86960A has no link status (and "
+                                     "fmvj18x_cs reads none)",
+                       no_reset_wait="the MB86960A has no reset to wait for: "
+                                     "fmvj18x_cs never waits for one",
+                       uncounted_overrun="fmvj18x_cs never counts the frames the RX "
+                                         "buffer had no room for: it clears the RX "
+                                         "status overflow bit and counts errors only "
+                                         "from the frames' headers"),
+    "ours:fmvj18x_cs": dict(no_link_state="the MB86960A has no link status: our "
+                                          "fmvj18x_cs keeps the carrier on",
+                            no_reset_wait="the MB86960A has no reset to wait for"),
     "ours:axnet_cs": dict(reset="did not finish its reset",
                           down=": link down", up=": link up"),
     "ours:3c589_cs": dict(reset="did not finish its reset",
@@ -483,9 +495,11 @@ def test_receive_ring_overrun(nic):
           % (driver, BURST, got, lost, above, below))
     assert bad == 0
     assert 0 < got <= BURST
-    if got + above + below < BURST:
-        assert lost > 0, "frames were lost in the card but the driver counted no overrun"
+    uncounted = got + above + below < BURST and lost == 0
     assert r.ping(g, count=3) == 3, "no traffic after the overrun"
+    if uncounted and "uncounted_overrun" in r.log:
+        pytest.xfail(r.log["uncounted_overrun"])
+    assert not uncounted, "frames were lost in the card but the driver counted no overrun"
 
 
 def test_mtu_change(nic):

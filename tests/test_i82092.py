@@ -67,9 +67,6 @@ class Rig(CfRig):
             self.load()
         super().ensure(slot, present)
 
-    def suspend_exits(self):
-        return int(self.g.check("dmesg | grep -c 'PM: suspend exit' || true"))
-
 
 @pytest.fixture(scope="module", params=KERNELS, ids=[k for k, _ in KERNELS])
 def rig(request, tmp_path_factory):
@@ -136,11 +133,7 @@ def test_suspend_to_ram_rtc_wakeup(rig):
     # back its interrupt routing before the core resumes the sockets.
     rig.ensure(0, True)
     rig.wait_disk(0)
-    before = rig.suspend_exits()
-    rig.g.check("echo deep > /sys/power/mem_sleep && "
-                "echo +5 > /sys/class/rtc/rtc0/wakealarm && "
-                "echo mem > /sys/power/state", timeout=180)
-    assert rig.suspend_exits() == before + 1
+    rig.sleep_and_wake("deep")
     rig.assert_reads_back(0)
     rig.g.assert_clean_kernel_log()
 
@@ -151,12 +144,8 @@ def test_suspend_to_idle_rtc_wakeup(rig):
     # for it, or the guest sleeps until the command times out.
     rig.ensure(0, True)
     rig.wait_disk(0)
-    before = rig.suspend_exits()
     sci = rig.g.check("awk -F: '/ acpi$/ { print $1 + 0 }' /proc/interrupts").strip()
-    rig.g.check("echo s2idle > /sys/power/mem_sleep && "
-                "echo +5 > /sys/class/rtc/rtc0/wakealarm && "
-                "echo mem > /sys/power/state", timeout=180)
-    assert rig.suspend_exits() == before + 1
+    rig.sleep_and_wake("s2idle")
     assert rig.g.check("cat /sys/power/pm_wakeup_irq").strip() == sci, \
         "suspend-to-idle did not end with the ACPI interrupt (SCI %s)" % sci
     assert rig.g.check("cat /sys/class/rtc/rtc0/wakealarm").strip() == "", \

@@ -383,7 +383,7 @@ class Newest(Scenario):
         built = self.built(self.state["new"])
         assert built == self.lacking(self.state["new"]), built
         # Linux 7.1 removed these (and the readers' drivers before)
-        for module in ("i82092", "axnet_cs", "3c589_cs", "3c574_cs", "nmclan_cs"):
+        for module in ("i82092", "axnet_cs", "3c589_cs", "3c574_cs", "nmclan_cs", "fmvj18x_cs"):
             assert module in built, "the backports kernel (%s) should lack %s" % (
                 self.state["new"], module)
 

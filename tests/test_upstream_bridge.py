@@ -4,9 +4,11 @@ written for the real hardware: Debian 6.1's in-tree i82092, i82365 and
 pata_pcmcia, on its 686-pae kernel (32-bit x86 with the ISA bus: the
 last Debian kernel that ships i82365).  One guest boot with an 82092
 (sockets 0 and 1), an ISA 82365SL-DF at 0x3e0 (sockets 2 and 3: its
-driver is loaded second) and a Databook TCIC-2 at 0x240 (its driver
-comes last, after i82365 is unloaded, and gets sockets 2 and 3); the
-scenarios run in order and each puts the slots in the state it needs.
+driver is loaded second), a Cirrus CL-PD6722 at 0x3e2 (sockets 4 and 5,
+with extra_sockets: the driver's Cirrus probe must recognise it) and a
+Databook TCIC-2 at 0x240 (its driver comes last, after i82365 is
+unloaded, and gets sockets 2 and 3); the scenarios run in order and each
+puts the slots in the state it needs.
 
 Card in socket A of each bridge at power-on (-device), hot insert and
 surprise eject over QMP (device_add/device_del), both sockets at once.
@@ -38,8 +40,10 @@ KERNEL = "bookworm-6.1-686pae"
 MODULES = ["sd_mod", "pata_pcmcia", "i82092"]
 ISA = "pcic"                    # -device isa-i82365,id=pcic: slots pcic.0, pcic.1
 ISA_SLOTS = ("isa0", "isa1")
+CIRRUS = "pcic2"                # the Cirrus chip at 0x3e2: slots pcic2.0, pcic2.1
+CIRRUS_SLOTS = ("cirrus0", "cirrus1")
 CARD_IRQ, CS_IRQ = 5, 7         # the free ISA lines (see test_i82365.py)
-ISA_PARAMS = "irq_list=%d,%d cs_irq=%d" % (CARD_IRQ, CS_IRQ, CS_IRQ)
+ISA_PARAMS = "irq_list=%d,%d cs_irq=%d extra_sockets=1" % (CARD_IRQ, CS_IRQ, CS_IRQ)
 TCIC = "tcic"                   # -device isa-tcic,id=tcic: slots tcic.0, tcic.1
 TCIC_SLOTS = ("tcic0", "tcic1")
 TCIC_FIRST_SOCKET = 2           # the lowest free numbers once i82365 is gone
@@ -50,18 +54,22 @@ TCIC_POLL_PARAMS = "irq_list=%d poll_interval=25" % TCIC_CARD_IRQ
 
 
 class Rig(CfRig):
-    """The 82092's slots 0 and 1 (sockets 0 and 1) and the 82365's
-    "isa0" and "isa1" (sockets 2 and 3)."""
+    """The 82092's slots 0 and 1 (sockets 0 and 1), the 82365's "isa0"
+    and "isa1" (sockets 2 and 3), the Cirrus chip's "cirrus0" and
+    "cirrus1" (sockets 4 and 5) and the TCIC-2's "tcic0" and "tcic1"
+    (sockets 2 and 3 once i82365 is gone)."""
 
     def __init__(self, guest, images):
         super().__init__(guest, images)
-        self.inserted.update({"isa0": True, "isa1": False,
+        self.inserted.update({"isa0": True, "isa1": False, "cirrus0": False,
                               "tcic0": True, "tcic1": False})
 
     @staticmethod
     def slot_bus(slot):
         if slot in ISA_SLOTS:
             return "%s.%s" % (ISA, slot[-1])
+        if slot in CIRRUS_SLOTS:
+            return "%s.%s" % (CIRRUS, slot[-1])
         if slot in TCIC_SLOTS:
             return "%s.%s" % (TCIC, slot[-1])
         return CfRig.slot_bus(slot)
@@ -70,6 +78,8 @@ class Rig(CfRig):
     def socket(slot):
         if slot in ISA_SLOTS:
             return 2 + ISA_SLOTS.index(slot)
+        if slot in CIRRUS_SLOTS:
+            return 4 + CIRRUS_SLOTS.index(slot)
         if slot in TCIC_SLOTS:
             return TCIC_FIRST_SOCKET + TCIC_SLOTS.index(slot)
         return slot
@@ -84,9 +94,10 @@ class Rig(CfRig):
 
 @pytest.fixture(scope="module")
 def rig(tmp_path_factory):
-    slots = (0, 1) + ISA_SLOTS + TCIC_SLOTS
+    slots = (0, 1) + ISA_SLOTS + CIRRUS_SLOTS[:1] + TCIC_SLOTS
     images, args = card_images(tmp_path_factory.mktemp("cf-images"), slots)
     args += ["-device", "i82092,id=pcc", "-device", "isa-i82365,id=%s" % ISA,
+             "-device", "isa-i82365,id=%s,iobase=0x3e2,variant=cirrus-pd6722" % CIRRUS,
              "-device", "isa-tcic,id=%s" % TCIC]
     for slot in (0, "isa0", "tcic0"):
         args += ["-device", "pcmcia-cf,id=%s,bus=%s,drive=%s"
@@ -167,13 +178,18 @@ def test_eject_one_of_two(rig):
 def test_upstream_i82365_finds_the_chip_and_the_card(rig):
     g = rig.g
     g.check("modprobe i82365 %s && pcl-socket-startup" % ISA_PARAMS)
-    assert g.check("ls /sys/class/pcmcia_socket").split() == \
-        ["pcmcia_socket%d" % n for n in range(4)]
+    assert sorted(g.check("ls /sys/class/pcmcia_socket").split()) == \
+        ["pcmcia_socket%d" % n for n in range(6)]
     log = g.dmesg()
     # 6.1 prints the probe's report in pieces (printk without KERN_CONT):
     # join them
     probe = re.sub(r"\n\[\s*[\d.]+\] ", "", log[log.index("Intel ISA PCIC probe:"):])
     assert "Intel i82365sl DF ISA-to-PCMCIA at port 0x3e0 ofs 0x00, 2 sockets" in probe, log
+    # the Cirrus chip: told apart by its chip information register, and
+    # set up with upstream's default Cirrus options (ring indicate); the
+    # driver counts its own sockets from 0
+    assert "Cirrus PD672x ISA-to-PCMCIA at port 0x3e2 ofs 0x00, 2 sockets" in probe, log
+    assert "host opts [2]: [ring]" in probe, log
     # its own interrupt test (the chip raises each line of irq_list)
     assert "ISA irqs (scanned) = %d,%d" % (CARD_IRQ, CS_IRQ) in probe, log
     assert "status change on irq %d" % CS_IRQ in probe, log
@@ -203,6 +219,19 @@ def test_upstream_i82365_both_sockets(rig):
     # the 82092's cards are untouched by the other bridge
     rig.ensure(0, True)
     rig.assert_reads_back(0)
+    rig.g.assert_clean_kernel_log()
+
+
+def test_upstream_i82365_on_the_cirrus_chip(rig):
+    """A card in the Cirrus chip: upstream powers it through the Cirrus
+    voltage select, and it comes and goes like the others."""
+    rig.ensure("cirrus0", True)
+    rig.assert_reads_back("cirrus0")
+    rig.eject("cirrus0", wait=False)
+    rig.wait_no_disk("cirrus0")
+    rig.wait_removed("cirrus0")
+    rig.insert("cirrus0")
+    rig.assert_reads_back("cirrus0")
     rig.g.assert_clean_kernel_log()
 
 

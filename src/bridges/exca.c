@@ -122,19 +122,28 @@ int pcl_exca_get_status(struct pcl_exca *exca, unsigned int *value)
 	return 0;
 }
 
-/* Vcc and Vpp (in tenths of a volt) to power control bits. */
+/*
+ * Vcc and Vpp (in tenths of a volt) to power control bits.  Three layouts:
+ * the B step's (5 V only, Vpp1 and Vpp2), the DF step's (3.3 V in the
+ * Vpp2 bits) and Cirrus's (3.3 V through PD67_MISC_CTL_1, Vpp1 only).
+ */
 static int exca_power_bits(struct pcl_exca *exca, const socket_state_t *state,
 			   u8 *pwr)
 {
 	bool df = exca->caps & PCL_EXCA_VCC_3V3;
+	bool cirrus = exca->caps & PCL_EXCA_VCC_MISC1;
+	bool vpp2 = !df && !cirrus;
 
 	switch (state->Vcc) {
 	case 0:
 		break;
 	case 33:
-		if (!df)
+		if (df)
+			*pwr |= EXCA_PWR_VCC_3V3;
+		else if (cirrus)
+			*pwr |= EXCA_PWR_VCC_5V;
+		else
 			return -EINVAL;
-		*pwr |= EXCA_PWR_VCC_3V3;
 		break;
 	case 50:
 		*pwr |= EXCA_PWR_VCC_5V;
@@ -143,16 +152,25 @@ static int exca_power_bits(struct pcl_exca *exca, const socket_state_t *state,
 		return -EINVAL;
 	}
 
-	/* the DF layout reuses the Vpp2 bits for 3.3 V */
 	if (state->Vpp == 0)
 		return 0;
 	if (state->Vpp == 120)
-		*pwr |= EXCA_PWR_VPP1_12V | (df ? 0 : EXCA_PWR_VPP2_12V);
+		*pwr |= EXCA_PWR_VPP1_12V | (vpp2 ? EXCA_PWR_VPP2_12V : 0);
 	else if (state->Vpp == state->Vcc)
-		*pwr |= EXCA_PWR_VPP1_VCC | (df ? 0 : EXCA_PWR_VPP2_VCC);
+		*pwr |= EXCA_PWR_VPP1_VCC | (vpp2 ? EXCA_PWR_VPP2_VCC : 0);
 	else
 		return -EINVAL;
 	return 0;
+}
+
+/* Cirrus: the voltage EXCA_PWR_VCC_5V means (lock held). */
+static void exca_cirrus_vcc(struct pcl_exca *exca, unsigned int vcc)
+{
+	u8 misc1 = exca->bus->read(exca, PD67_MISC_CTL_1) & ~PD67_MC1_VCC_3V3;
+
+	if (vcc == 33)
+		misc1 |= PD67_MC1_VCC_3V3;
+	exca->bus->write(exca, PD67_MISC_CTL_1, misc1);
 }
 
 static u8 exca_csc_enables(const socket_state_t *state)
@@ -215,6 +233,9 @@ int pcl_exca_set_socket(struct pcl_exca *exca, const socket_state_t *state)
 		state->io_irq);
 
 	spin_lock_irqsave(&exca->lock, flags);
+	/* the voltage first, then the power on */
+	if (exca->caps & PCL_EXCA_VCC_MISC1)
+		exca_cirrus_vcc(exca, state->Vcc);
 	/* rewriting an unchanged power register restarts power sequencing */
 	if (exca->bus->read(exca, EXCA_PWRCTL) != pwr)
 		exca->bus->write(exca, EXCA_PWRCTL, pwr);

@@ -38,6 +38,9 @@
 #define EXCA_MEMWIN(n)		(0x10 + 8 * (n))	/* n = 0 .. 4 */
 #define EXCA_CARD_GENCTL	0x16	/* card detect and general control */
 #define EXCA_GLOBAL_CTL		0x1e	/* global control */
+/* Cirrus Logic PD67xx use 0x16 and 0x1e for registers of their own */
+#define PD67_MISC_CTL_1		0x16
+#define PD67_MC1_VCC_3V3	BIT(1)	/* with EXCA_PWR_VCC_5V: Vcc 3.3 V */
 #define EXCA_MEMWIN_PAGE(n)	(0x40 + (n))	/* A31:24, only with page regs */
 
 /* Offsets inside an I/O window's registers */
@@ -132,6 +135,7 @@ struct pcl_exca_bus {
 #define PCL_EXCA_VCC_3V3	BIT(0)	/* DF-style 3.3 V, no Vpp2 control */
 #define PCL_EXCA_PAGE_REGS	BIT(1)	/* A31:24 page register per window */
 #define PCL_EXCA_IRQ_ROUTED	BIT(2)	/* IRQ fields unused: chip routes IRQs */
+#define PCL_EXCA_VCC_MISC1	BIT(3)	/* Cirrus 3.3 V, no Vpp2 control */
 
 struct pcl_exca {
 	struct pcmcia_socket socket;	/* what the PC Card core sees */

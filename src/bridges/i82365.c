@@ -25,6 +25,12 @@
  * CONFIG_ISA (64-bit x86) have no ISA driver model, so the driver makes
  * its own platform device and probes the ports when it is loaded.
  * Everything about the sockets themselves is in exca.c.
+ *
+ * Cirrus Logic CL-PD6710/PD672x chips identify as an 82365SL and have
+ * registers of their own: the voltage select, a low-power mode, pins that
+ * can serve as ring indicate, LED or DMA instead of an IRQ, and memory
+ * timing sets.  The driver sets them from the same module parameters as
+ * the driver Linux dropped, and puts them back after a system resume.
  */
 
 #include <linux/bitfield.h>
@@ -40,6 +46,7 @@
 #include <linux/pci.h>
 #include <linux/platform_device.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <pcmcia/ss.h>
@@ -69,6 +76,29 @@ static_assert(I82365_MAX_SOCKETS <= PCL_EXCA_LINE_SOCKETS);
 #define I82365_AUTO_CS_IRQS	(I82365_ISA_IRQS & ~BIT(12))
 /* status changes get a line of their own only if two stay for cards */
 #define I82365_MIN_CARD_IRQS	2
+
+/* Cirrus Logic PD67xx registers (PD67_MISC_CTL_1 is in exca.h) */
+#define PD67_MC1_INPACK		BIT(7)	/* INPACK# qualifies card reads */
+#define PD67_MISC_CTL_2		0x1e	/* where others have EXCA_GLOBAL_CTL */
+#define PD67_MC2_FREQ_BYPASS	BIT(0)
+#define PD67_MC2_DYNAMIC_MODE	BIT(1)
+#define PD67_MC2_SUSPEND	BIT(2)	/* low-power mode */
+#define PD67_MC2_IRQ15_RING	BIT(7)	/* the IRQ 15 pin is ring indicate */
+#define PD67_CHIP_INFO		0x1f
+#define PD67_INFO_ID		GENMASK(7, 6)	/* 11, then 00 on the next read */
+#define PD67_INFO_TWO_SLOTS	BIT(5)
+#define PD67_INFO_REV		GENMASK(4, 2)
+/* two timing sets of three registers: setup, command, recovery */
+#define PD67_TIMING(n)		(0x3a + (n))
+#define PD67_NR_TIMINGS		6
+#define PD67_SETUP		0
+#define PD67_COMMAND		1
+#define PD67_RECOVERY		2
+#define PD67_SET1		3
+/* a command time when the firmware left none (in ISA clocks, set 0; set 1) */
+#define PD67_DEFAULT_COMMAND	6
+#define PD67_DEFAULT_COMMAND1	16
+#define PD67_WAKE_MS		50	/* after leaving the low-power mode */
 
 /* interrupt test: quiet time before, wait for the interrupt, time after */
 #define I82365_TEST_QUIET_MS	10
@@ -114,6 +144,52 @@ static int cycle_time = EXCA_CYCLE_NS;
 module_param(cycle_time, int, 0444);
 MODULE_PARM_DESC(cycle_time, "ISA bus clock period in ns, for memory wait states (default 120)");
 
+/* Cirrus options: -1 leaves what the firmware set, 0 clears, 1 sets */
+static int wakeup;
+module_param(wakeup, int, 0444);
+MODULE_PARM_DESC(wakeup, "Cirrus: take the controller out of its low-power mode (default 0)");
+
+static int has_ring = -1;
+module_param(has_ring, int, 0444);
+MODULE_PARM_DESC(has_ring, "Cirrus: the IRQ 15 pin is a ring indicate output (default -1: yes)");
+
+static int has_led = -1;
+module_param(has_led, int, 0444);
+MODULE_PARM_DESC(has_led, "Cirrus: the IRQ 12 pin drives an activity LED (default -1: no)");
+
+static int has_dma = -1;
+module_param(has_dma, int, 0444);
+MODULE_PARM_DESC(has_dma, "Cirrus: the IRQ 9 and 10 pins carry DMA (default -1: no)");
+
+static int dynamic_mode;
+module_param(dynamic_mode, int, 0444);
+MODULE_PARM_DESC(dynamic_mode, "Cirrus: dynamic mode (default 0: off)");
+
+static int freq_bypass = -1;
+module_param(freq_bypass, int, 0444);
+MODULE_PARM_DESC(freq_bypass, "Cirrus: bypass the frequency synthesizer (default -1: as set)");
+
+static int setup_time = -1;
+module_param(setup_time, int, 0444);
+MODULE_PARM_DESC(setup_time, "Cirrus: memory setup time, both timing sets (default -1: as set)");
+
+static int cmd_time = -1;
+module_param(cmd_time, int, 0444);
+MODULE_PARM_DESC(cmd_time, "Cirrus: memory command time of set 0; set 1 gets 2n+4 (default -1: as set)");
+
+static int recov_time = -1;
+module_param(recov_time, int, 0444);
+MODULE_PARM_DESC(recov_time, "Cirrus: memory recovery time, both timing sets (default -1: as set)");
+
+/* Vadem VG-468/469 options: this driver has no Vadem support */
+static int async_clock = -1;
+module_param(async_clock, int, 0444);
+MODULE_PARM_DESC(async_clock, "Vadem only: accepted for compatibility and ignored");
+
+static int cable_mode = -1;
+module_param(cable_mode, int, 0444);
+MODULE_PARM_DESC(cable_mode, "Vadem only: accepted for compatibility and ignored");
+
 struct i82365;
 
 struct i82365_port {
@@ -128,6 +204,12 @@ struct i82365_socket {
 	unsigned int nr;		/* 0-7, as in the ignore parameter */
 	u8 index;			/* index of the socket's register 0 */
 	bool registered;
+
+	/* Cirrus chips: what their own registers are set to */
+	bool cirrus;
+	u8 cirrus_misc1;		/* bits kept from the firmware */
+	u8 cirrus_misc2;
+	u8 cirrus_timing[PD67_NR_TIMINGS];
 };
 
 struct i82365 {
@@ -138,6 +220,7 @@ struct i82365 {
 	struct i82365_socket sockets[I82365_MAX_SOCKETS];
 	struct pcl_exca_line line;	/* all sockets, on cs_irq or polled */
 
+	u16 pin_uses;			/* IRQ pins a Cirrus chip uses otherwise */
 	u16 card_irqs;			/* ISA lines offered to cards */
 	unsigned int card_irq;		/* the line all cards share, or 0 */
 	unsigned int cs_irq;		/* status change line, 0: none */
@@ -241,10 +324,118 @@ static bool i82365_sockets_distinct(struct i82365 *chip, unsigned int count)
 	return true;
 }
 
+/*
+ * A Cirrus chip's information register, or -1 for other chips: its ID
+ * bits read 11 after a write and 00 on the read after that.
+ */
+static int i82365_cirrus_info(struct i82365_port *port, u8 index)
+{
+	u8 first, second;
+
+	port_write(port, index + PD67_CHIP_INFO, 0);
+	first = port_read(port, index + PD67_CHIP_INFO);
+	second = port_read(port, index + PD67_CHIP_INFO);
+	if (FIELD_GET(PD67_INFO_ID, first) != 3 || FIELD_GET(PD67_INFO_ID, second))
+		return -1;
+	return second;
+}
+
+static void cirrus_option(u8 *reg, u8 bit, int param)
+{
+	if (param == 0)
+		*reg &= ~bit;
+	else if (param > 0)
+		*reg |= bit;
+}
+
+/* One of the three times, in timing sets 0 and 1. */
+static void cirrus_timing(u8 *t, unsigned int which, u8 set0, u8 set1)
+{
+	t[which] = set0;
+	t[PD67_SET1 + which] = set1;
+}
+
+/*
+ * The Cirrus registers as the module parameters want them, starting from
+ * what the firmware left; and the IRQ pins that serve something else.
+ */
+static void i82365_cirrus_options(struct i82365 *chip,
+				  struct i82365_socket *sock)
+{
+	struct pcl_exca *exca = &sock->exca;
+	u8 *t = sock->cirrus_timing;
+	unsigned int i;
+
+	sock->cirrus_misc1 = pcl_exca_read(exca, PD67_MISC_CTL_1) &
+			     PD67_MC1_INPACK;
+	sock->cirrus_misc2 = pcl_exca_read(exca, PD67_MISC_CTL_2);
+	for (i = 0; i < PD67_NR_TIMINGS; i++)
+		t[i] = pcl_exca_read(exca, PD67_TIMING(i));
+
+	cirrus_option(&sock->cirrus_misc2, PD67_MC2_IRQ15_RING,
+		      has_ring < 0 ? 1 : has_ring);
+	cirrus_option(&sock->cirrus_misc2, PD67_MC2_DYNAMIC_MODE, dynamic_mode);
+	cirrus_option(&sock->cirrus_misc2, PD67_MC2_FREQ_BYPASS, freq_bypass);
+	if (wakeup)
+		sock->cirrus_misc2 &= ~PD67_MC2_SUSPEND;
+
+	if (setup_time >= 0)
+		cirrus_timing(t, PD67_SETUP, setup_time, setup_time);
+	if (cmd_time > 0)
+		cirrus_timing(t, PD67_COMMAND, cmd_time, 2 * cmd_time + 4);
+	if (recov_time >= 0)
+		cirrus_timing(t, PD67_RECOVERY, recov_time, recov_time);
+	if (!t[PD67_COMMAND]) {
+		cirrus_timing(t, PD67_COMMAND, PD67_DEFAULT_COMMAND,
+			      PD67_DEFAULT_COMMAND1);
+		if (!t[PD67_SETUP])
+			cirrus_timing(t, PD67_SETUP, 1, 1);
+	}
+
+	if (sock->cirrus_misc2 & PD67_MC2_IRQ15_RING)
+		chip->pin_uses |= BIT(15);
+	if (has_led > 0)
+		chip->pin_uses |= BIT(12);
+	if (has_dma > 0)
+		chip->pin_uses |= BIT(9) | BIT(10);
+
+	dev_info(chip->dev,
+		 "socket %u: Cirrus options%s%s%s%s%s, timing %*ph\n", sock->nr,
+		 sock->cirrus_misc2 & PD67_MC2_IRQ15_RING ? " [ring]" : "",
+		 sock->cirrus_misc2 & PD67_MC2_DYNAMIC_MODE ? " [dyn mode]" : "",
+		 sock->cirrus_misc2 & PD67_MC2_FREQ_BYPASS ? " [freq bypass]" : "",
+		 has_led > 0 ? " [led]" : "", has_dma > 0 ? " [dma]" : "",
+		 PD67_NR_TIMINGS, t);
+}
+
+/*
+ * Write the Cirrus registers (at probe and after a system resume, when
+ * the firmware may have set them otherwise); leaving the low-power mode
+ * takes a while.
+ */
+static void i82365_cirrus_apply(struct i82365_socket *sock)
+{
+	struct pcl_exca *exca = &sock->exca;
+	bool waking;
+	unsigned int i;
+
+	waking = (pcl_exca_read(exca, PD67_MISC_CTL_2) & PD67_MC2_SUSPEND) &&
+		 !(sock->cirrus_misc2 & PD67_MC2_SUSPEND);
+	pcl_exca_write(exca, PD67_MISC_CTL_2, sock->cirrus_misc2);
+	pcl_exca_write(exca, PD67_MISC_CTL_1, sock->cirrus_misc1);
+	for (i = 0; i < PD67_NR_TIMINGS; i++)
+		pcl_exca_write(exca, PD67_TIMING(i), sock->cirrus_timing[i]);
+	if (waking)
+		msleep(PD67_WAKE_MS);
+}
+
 static void i82365_add_socket(struct i82365 *chip, struct i82365_port *port,
 			      unsigned int nr)
 {
 	struct i82365_socket *sock = &chip->sockets[chip->nr_sockets];
+	unsigned int caps = 0;
+	char model[32];
+	int info;
 	u8 id;
 
 	sock->chip = chip;
@@ -256,16 +447,30 @@ static void i82365_add_socket(struct i82365 *chip, struct i82365_port *port,
 	if (!i82365_model(id))
 		return;
 
-	/* the DF step's Vcc field has a 3.3 V setting instead of Vpp2 */
-	pcl_exca_setup(&sock->exca, &i82365_bus,
-		       FIELD_GET(I82365_ID_REV, id) == 4 ? PCL_EXCA_VCC_3V3 : 0);
+	info = i82365_cirrus_info(port, sock->index);
+	if (info >= 0) {
+		sock->cirrus = true;
+		snprintf(model, sizeof(model), "Cirrus %s rev %lu",
+			 info & PD67_INFO_TWO_SLOTS ? "PD672x" : "PD6710",
+			 FIELD_GET(PD67_INFO_REV, info));
+		caps = PCL_EXCA_VCC_MISC1;
+	} else {
+		strscpy(model, i82365_model(id), sizeof(model));
+		/* the DF step's Vcc field has a 3.3 V setting instead of Vpp2 */
+		if (FIELD_GET(I82365_ID_REV, id) == 4)
+			caps = PCL_EXCA_VCC_3V3;
+	}
+
+	pcl_exca_setup(&sock->exca, &i82365_bus, caps);
 	if (!i82365_sockets_distinct(chip, chip->nr_sockets + 1)) {
 		dev_warn(chip->dev, "socket %u at %#lx mirrors another one, ignored\n",
 			 nr, port->base);
 		return;
 	}
-	dev_info(chip->dev, "socket %u: %s at %#lx, index 0x%02x\n", nr,
-		 i82365_model(id), port->base, sock->index);
+	dev_info(chip->dev, "socket %u: %s at %#lx, index 0x%02x\n", nr, model,
+		 port->base, sock->index);
+	if (sock->cirrus)
+		i82365_cirrus_options(chip, sock);
 	chip->nr_sockets++;
 	pcl_exca_line_add(&chip->line, &sock->exca);
 }
@@ -351,22 +556,22 @@ static bool i82365_irq_free(struct i82365 *chip, unsigned int irq)
 	return true;
 }
 
-static unsigned long i82365_wanted_irqs(void)
+static unsigned long i82365_wanted_irqs(struct i82365 *chip)
 {
 	unsigned long mask = 0;
 	unsigned int i;
 
 	if (!irq_list_count)
-		return irq_mask & I82365_ISA_IRQS;
+		mask = irq_mask;
 	for (i = 0; i < irq_list_count; i++)
 		if (irq_list[i] > 0 && irq_list[i] < 16)
 			mask |= BIT(irq_list[i]);
-	return mask & I82365_ISA_IRQS;
+	return mask & I82365_ISA_IRQS & ~chip->pin_uses;
 }
 
 static void i82365_scan_irqs(struct i82365 *chip)
 {
-	unsigned long wanted = i82365_wanted_irqs();
+	unsigned long wanted = i82365_wanted_irqs(chip);
 	unsigned long usable = 0;
 	bool tested = false;
 	unsigned int irq;
@@ -465,16 +670,24 @@ static void i82365_setup_interrupts(struct i82365 *chip)
 
 /* --- Setup and teardown --- */
 
-/* Status changes that clear when read, no software card detect. */
+/*
+ * Status changes that clear when read, no software card detect; a Cirrus
+ * chip's registers of its own (no global control) as the options want.
+ */
 static void i82365_setup_chip(struct i82365 *chip)
 {
 	unsigned int i;
 
 	for (i = 0; i < chip->nr_sockets; i++) {
-		struct pcl_exca *exca = &chip->sockets[i].exca;
+		struct i82365_socket *sock = &chip->sockets[i];
+		struct pcl_exca *exca = &sock->exca;
 
-		pcl_exca_write(exca, EXCA_GLOBAL_CTL, 0);
-		pcl_exca_write(exca, EXCA_CARD_GENCTL, 0);
+		if (sock->cirrus) {
+			i82365_cirrus_apply(sock);
+		} else {
+			pcl_exca_write(exca, EXCA_GLOBAL_CTL, 0);
+			pcl_exca_write(exca, EXCA_CARD_GENCTL, 0);
+		}
 		pcl_exca_quiet(exca);
 	}
 }
@@ -549,6 +762,8 @@ static int __init i82365_probe(struct platform_device *pdev)
 		return -ENODEV;
 	}
 
+	if (async_clock >= 0 || cable_mode >= 0)
+		dev_info(&pdev->dev, "async_clock and cable_mode are for Vadem chips: ignored\n");
 	i82365_setup_chip(chip);
 	i82365_scan_irqs(chip);
 	i82365_setup_interrupts(chip);
@@ -588,12 +803,48 @@ static const struct pnp_device_id i82365_pnp_ids[] = {
 MODULE_DEVICE_TABLE(pnp, i82365_pnp_ids);
 
 /*
+ * System sleep.  The sockets suspend and resume themselves (the PC Card
+ * core's socket devices are our children); the chip's own setup, which
+ * firmware or a power loss may have changed, is restored first, in the
+ * noirq phase that precedes theirs.  Polling stops meanwhile.
+ */
+static int i82365_suspend(struct device *dev)
+{
+	struct i82365 *chip = dev_get_drvdata(dev);
+
+	if (chip->poll_jiffies)
+		cancel_delayed_work_sync(&chip->poll);
+	return 0;
+}
+
+static int i82365_resume_noirq(struct device *dev)
+{
+	i82365_setup_chip(dev_get_drvdata(dev));
+	return 0;
+}
+
+static int i82365_resume(struct device *dev)
+{
+	struct i82365 *chip = dev_get_drvdata(dev);
+
+	if (chip->poll_jiffies)
+		schedule_delayed_work(&chip->poll, chip->poll_jiffies);
+	return 0;
+}
+
+static const struct dev_pm_ops i82365_pm_ops = {
+	SYSTEM_SLEEP_PM_OPS(i82365_suspend, i82365_resume)
+	NOIRQ_SYSTEM_SLEEP_PM_OPS(NULL, i82365_resume_noirq)
+};
+
+/*
  * The device is made with its driver and cannot be unbound on its own
  * (platform_create_bundle()): teardown is the module's exit.
  */
 static struct platform_driver i82365_driver = {
 	.driver = {
 		.name	= I82365_NAME,
+		.pm	= pm_sleep_ptr(&i82365_pm_ops),
 	},
 };
 

@@ -17,7 +17,9 @@
 # Environment: PCL_JOBS (default 2), PCL_QEMU_SUITE (default: the host's),
 # PCL_QEMU_REFRESH=1 fetches the source again (a from-scratch build),
 # PCL_QEMU_HOME (default $PCL_CACHE/qemu) holds the source and the build:
-# a second one lets work on other models go on beside running guests,
+# a second one lets work on other models go on beside running guests (a
+# copy of a home configures its tree afresh, since a meson build
+# directory holds absolute paths; its source is reused),
 # PCL_QEMU_DEBUG=1 builds with debug info.
 
 set -eu
@@ -65,12 +67,25 @@ tree()
 	echo "$QEMU_HOME/tree"
 }
 
+# A copied home whose link still names the original's tree: its own copy.
+own_tree()
+{
+	local own
+	[ -L "$(tree)" ] || return 0
+	own=$QEMU_HOME/src/$(basename "$(readlink "$(tree)")")
+	if [ -d "$own" ] && [ "$(readlink -f "$(tree)")" != "$(readlink -f "$own")" ]; then
+		log "this home is a copy: building its own tree $own"
+		ln -sfn "${own#"$QEMU_HOME"/}" "$(tree)"
+	fi
+}
+
 fetch_source()
 {
 	local suite dir
 	if [ "${PCL_QEMU_REFRESH:-0}" = 1 ]; then
 		rm -rf "$QEMU_HOME/src" "$QEMU_HOME/tree"
 	fi
+	own_tree
 	[ -e "$(tree)/debian/changelog" ] && return 0
 	suite=$(host_suite)
 	rm -rf "$QEMU_HOME/src"
@@ -83,7 +98,8 @@ fetch_source()
 	[ -n "$dir" ] || die "apt-get source left no qemu-* directory; log: $PCL_LOGS/qemu-source.log"
 	# a pristine tree: no patch of ours yet
 	: >"$dir/.pcl-patches"
-	ln -sfn "$dir" "$QEMU_HOME/tree"
+	# relative, so that a copy of the home links to its own copy
+	ln -sfn "${dir#"$QEMU_HOME"/}" "$QEMU_HOME/tree"
 	log "source: $(dpkg-parsechangelog -l "$dir/debian/changelog" -S Version)"
 }
 
@@ -122,10 +138,14 @@ add_models()
 
 configure_tree()
 {
-	local b want
+	local b want where
 	b=$(tree)/build
 	want="${CONFIGURE_OPTS[*]}"
-	if [ -e "$b/build.ninja" ] && [ "$(cat "$b/.pcl-configure" 2>/dev/null)" = "$want" ]; then
+	# a copied build directory would still compile the original's files
+	where=$(cd "$b" 2>/dev/null && pwd -P) || where=
+	if [ -e "$b/build.ninja" ] && [ "$(cat "$b/.pcl-configure" 2>/dev/null)" = "$want" ] &&
+		[ "$(cat "$b/.pcl-where" 2>/dev/null || echo "$where")" = "$where" ]; then
+		echo "$where" >"$b/.pcl-where"
 		return 0
 	fi
 	rm -rf "$b"
@@ -134,6 +154,7 @@ configure_tree()
 	(cd "$b" && run_logged "$PCL_LOGS/qemu-configure.log" "QEMU configure" \
 		../configure "${CONFIGURE_OPTS[@]}") || return 1
 	echo "$want" >"$b/.pcl-configure"
+	(cd "$b" && pwd -P) >"$b/.pcl-where"
 }
 
 # ninja in the background, its [step/total] progress every 20 s.

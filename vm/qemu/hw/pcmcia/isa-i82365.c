@@ -7,15 +7,17 @@
  * ISA IRQ pins that its ExCA IRQ fields select.
  *
  * The identity comes from the "variant" property; each variant says what
- * its identification register reads, which IRQ pins the chip has and
- * whether Vcc can be 3.3 V.  Everything about the sockets themselves is
- * the ExCA core's (exca.c).
+ * its identification register reads, which IRQ pins the chip has,
+ * whether Vcc can be 3.3 V and whether it has the Cirrus Logic extension
+ * registers.  Everything about the sockets themselves is the ExCA core's
+ * (exca.c).
  *
  * Part of pcmcia-legacy.  SPDX-License-Identifier: GPL-2.0-only
  */
 
 #include "qemu/osdep.h"
 #include "qapi/error.h"
+#include "qemu/log.h"
 #include "qemu/module.h"
 #include "hw/irq.h"
 #include "hw/isa/isa.h"
@@ -36,12 +38,32 @@ OBJECT_DECLARE_SIMPLE_TYPE(ISAI82365State, ISA_I82365)
 #define INDEX_SOCKET(i)         ((i) >> 6)
 #define INDEX_REG(i)            ((i) & 0x3f)
 
+/*
+ * Cirrus Logic CL-PD67xx registers that differ from the Intel chip's:
+ * 0x1e is Misc Control 2 instead of Global Control (so there is no CSC
+ * write-back mode), and 0x1f identifies the chip: bits 7:6 read 11 and 00
+ * on alternate reads (a write restarts with 11), which an Intel part
+ * cannot mimic.  Misc Control 1 (0x16, with Vcc 3.3 V in bit 1), the
+ * extension index (0x2e) and the timing sets (0x3a-0x3f) are plain
+ * registers the ExCA core keeps.  Misc Control 2 is kept too; its
+ * low-power bit has no effect here (nothing in the model runs slower).
+ */
+#define PD67_FIFO_CTL           0x17
+#define PD67_FIFO_EMPTY         0x80    /* no posted write is pending */
+#define PD67_MISC_CTL_2         0x1e
+#define PD67_CHIP_INFO          0x1f
+#define PD67_INFO_ID            0xc0
+#define PD67_EXT_INDEX          0x2e
+#define PD67_EXT_DATA           0x2f
+
 typedef struct I82365Variant {
     const char *name;
     const char *desc;
     uint8_t ident;
     bool vcc_3v;
     uint16_t irq_pins;          /* ISA IRQs the IRQ fields can select */
+    /* Cirrus chips: chip information bits 5:0 (slots, revision), or 0 */
+    uint8_t cirrus_info;
 } I82365Variant;
 
 static const I82365Variant i82365_variants[] = {
@@ -56,6 +78,19 @@ static const I82365Variant i82365_variants[] = {
         .ident = 0x84,
         .vcc_3v = true,
         .irq_pins = 0xdeb8,
+    },
+    {
+        /*
+         * Ident 0x83: an 82365SL B step to software that knows no better.
+         * Chip information: two slots (bit 5), revision 2 in 4:2.  The
+         * IRQ pins are the Intel part's.
+         */
+        .name = "cirrus-pd6722",
+        .desc = "Cirrus Logic CL-PD6722",
+        .ident = 0x83,
+        .vcc_3v = false,
+        .irq_pins = 0xdeb8,
+        .cirrus_info = 0x20 | (2 << 2),
     },
 };
 
@@ -74,6 +109,9 @@ struct ISAI82365State {
     uint8_t index;
     uint16_t irq_level;         /* bit n: ISA IRQ n as the chip drives it */
     ExcaSocket sock[I82365_SOCKETS];
+    /* Cirrus chips */
+    bool info_id_next;          /* the next CHIP_INFO read shows the ID */
+    uint8_t misc2[I82365_SOCKETS];
 };
 
 /*
@@ -116,17 +154,69 @@ static ExcaSocket *selected_socket(ISAI82365State *s)
     return n < I82365_SOCKETS ? &s->sock[n] : NULL;
 }
 
+/* A Cirrus chip's own registers; false for those the ExCA core has. */
+static bool cirrus_read(ISAI82365State *s, unsigned n, uint8_t reg,
+                        uint8_t *val)
+{
+    switch (reg) {
+    case PD67_FIFO_CTL:
+        /* writes to the card complete at once: the FIFO is always empty */
+        *val = exca_read(&s->sock[n], reg) | PD67_FIFO_EMPTY;
+        return true;
+    case PD67_MISC_CTL_2:
+        *val = s->misc2[n];
+        return true;
+    case PD67_CHIP_INFO:
+        *val = s->variant->cirrus_info | (s->info_id_next ? PD67_INFO_ID : 0);
+        s->info_id_next = !s->info_id_next;
+        return true;
+    case PD67_EXT_DATA:
+        qemu_log_mask(LOG_UNIMP, "isa-i82365: extension register 0x%02x\n",
+                      exca_read(&s->sock[n], PD67_EXT_INDEX));
+        *val = 0;
+        return true;
+    }
+    return false;
+}
+
+static bool cirrus_write(ISAI82365State *s, unsigned n, uint8_t reg,
+                         uint8_t val)
+{
+    switch (reg) {
+    case PD67_MISC_CTL_2:
+        trace_pcl_i82365_misc2(s->iobase, n, val);
+        s->misc2[n] = val;
+        return true;
+    case PD67_CHIP_INFO:
+        s->info_id_next = true;
+        return true;
+    case PD67_EXT_DATA:
+        qemu_log_mask(LOG_UNIMP, "isa-i82365: extension register 0x%02x\n",
+                      exca_read(&s->sock[n], PD67_EXT_INDEX));
+        return true;
+    }
+    return false;
+}
+
 static uint64_t i82365_io_read(void *opaque, hwaddr addr, unsigned size)
 {
     ISAI82365State *s = opaque;
     ExcaSocket *sock;
+    uint8_t val;
 
     if (addr == 0) {
         return s->index;
     }
     /* sockets 2 and 3 are another chip's: nobody drives the bus here */
     sock = selected_socket(s);
-    return sock ? exca_read(sock, INDEX_REG(s->index)) : 0xff;
+    if (!sock) {
+        return 0xff;
+    }
+    if (s->variant->cirrus_info &&
+        cirrus_read(s, INDEX_SOCKET(s->index), INDEX_REG(s->index), &val)) {
+        return val;
+    }
+    return exca_read(sock, INDEX_REG(s->index));
 }
 
 static void i82365_io_write(void *opaque, hwaddr addr, uint64_t val,
@@ -141,9 +231,12 @@ static void i82365_io_write(void *opaque, hwaddr addr, uint64_t val,
         return;
     }
     sock = selected_socket(s);
-    if (sock) {
-        exca_write(sock, INDEX_REG(s->index), val);
+    if (!sock || (s->variant->cirrus_info &&
+                  cirrus_write(s, INDEX_SOCKET(s->index), INDEX_REG(s->index),
+                               val))) {
+        return;
     }
+    exca_write(sock, INDEX_REG(s->index), val);
 }
 
 static const MemoryRegionOps i82365_io_ops = {
@@ -225,6 +318,8 @@ static void i82365_reset(DeviceState *dev)
     unsigned n;
 
     s->index = 0;
+    s->info_id_next = true;
+    memset(s->misc2, 0, sizeof(s->misc2));
     for (n = 0; n < I82365_SOCKETS; n++) {
         exca_socket_reset(&s->sock[n]);
     }
@@ -245,7 +340,7 @@ static int i82365_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_isa_i82365 = {
     .name = "isa-i82365",
-    .version_id = 1,
+    .version_id = 2,
     .minimum_version_id = 1,
     .post_load = i82365_post_load,
     .fields = (VMStateField[]) {
@@ -253,6 +348,8 @@ static const VMStateDescription vmstate_isa_i82365 = {
         VMSTATE_UINT16(irq_level, ISAI82365State),
         VMSTATE_STRUCT_ARRAY(sock, ISAI82365State, I82365_SOCKETS, 1,
                              vmstate_exca_socket, ExcaSocket),
+        VMSTATE_BOOL_V(info_id_next, ISAI82365State, 2),
+        VMSTATE_UINT8_ARRAY_V(misc2, ISAI82365State, I82365_SOCKETS, 2),
         VMSTATE_END_OF_LIST()
     }
 };

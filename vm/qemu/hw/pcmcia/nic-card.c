@@ -63,7 +63,7 @@ int nic_card_build_cis(uint8_t *cis, int size, const NICCardIdentity *id,
 
     if (id->node_tuple) {
         cis_tuple(&w, id->node_tuple, mac, 6);
-    } else {
+    } else if (!id->no_node_id) {
         buf[0] = 0x04;          /* LAN node ID */
         buf[1] = 6;
         memcpy(buf + 2, mac, 6);

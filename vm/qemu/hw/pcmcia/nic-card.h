@@ -5,8 +5,9 @@
  *  - nic_card_build_cis() writes DEVICE (none), VERS_1, MANFID, FUNCID
  *    (network), FUNCE (LAN node ID: the MAC), the card's own CONFIG and
  *    CFTABLE_ENTRY tuples, NO_LINK and END.  A card of the days before
- *    MANFID leaves it out, and one that keeps its MAC in a vendor tuple
- *    of its own names that tuple instead of FUNCE.
+ *    MANFID leaves it out; one that keeps its MAC in a vendor tuple of
+ *    its own names that tuple instead of FUNCE, and one that keeps it off
+ *    the CIS (in a PROM) has neither.
  *  - NICWire paces frames at the card's `wire-rate` (bits/s, 0: frames
  *    take no time), preamble, FCS and inter-frame gap included.  The
  *    transmit side tells when a frame has left; the receive side holds
@@ -30,6 +31,7 @@ typedef struct NICCardIdentity {
     uint16_t manfid[2];         /* manufacturer code, card ID */
     bool no_manfid;             /* no MANFID tuple */
     uint8_t node_tuple;         /* MAC in this tuple code; 0: FUNCE */
+    bool no_node_id;            /* the MAC is not in the CIS at all */
     /* CONFIG and CFTABLE_ENTRY tuples, complete with codes and links */
     const uint8_t *config_tuples;
     int config_tuples_len;
