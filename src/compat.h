@@ -23,6 +23,13 @@
 #include <asm/unaligned.h>
 #endif
 
+/* hex2bin() and friends moved out of kernel.h into their own header. */
+#ifdef PCL_HAVE_LINUX_HEX_H
+#include <linux/hex.h>
+#else
+#include <linux/kernel.h>
+#endif
+
 /* del_timer*() were renamed timer_delete*() (6.2; removed in 6.15). */
 #ifndef PCL_HAVE_TIMER_DELETE_SYNC
 #define timer_delete_sync(timer) del_timer_sync(timer)

@@ -25,6 +25,7 @@ probes()
 		CLASS_CREATE_NAME_ONLY   include/linux/device/class.h  class_create\(const char \*name\)
 		NO_LLSEEK                include/linux/fs.h            no_llseek
 		LINUX_UNALIGNED_H        include/linux/unaligned.h     -
+		LINUX_HEX_H              include/linux/hex.h           -
 	EOF
 }
 

@@ -264,6 +264,7 @@ class NetRig:
         self.socket = int(tail) if tail.isdigit() else None
         self.mac = mac
         self.wire_rate = wire_rate
+        self.props = {}                 # further device properties
         self.netdev = "net%d" % index
         self.slirp_net = "10.0.%d" % (2 + index)
         self.guest_ip = self.slirp_net + ".15"
@@ -292,8 +293,8 @@ class NetRig:
 
     def card_props(self):
         """Properties for Guest.device_add(self.driver, **props)."""
-        return {"id": self.card_id, "bus": self.bus, "netdev": self.netdev,
-                "mac": self.mac, "wire-rate": self.wire_rate}
+        return dict({"id": self.card_id, "bus": self.bus, "netdev": self.netdev,
+                     "mac": self.mac, "wire-rate": self.wire_rate}, **self.props)
 
     def card_args(self):
         props = ",".join("%s=%s" % kv for kv in self.card_props().items())

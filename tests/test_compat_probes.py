@@ -24,6 +24,9 @@ FACTS = {
     "CLASS_CREATE_NAME_ONLY": ((6, 4), None),
     "NO_LLSEEK": (None, (6, 12)),
     "LINUX_UNALIGNED_H": ((6, 12), None),
+    # split out of kernel.h after 6.1 (6.12 has it; the matrix has no
+    # kernel between), and no longer included by kernel.h from 7.0 on
+    "LINUX_HEX_H": ((6, 2), None),
 }
 
 

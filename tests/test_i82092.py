@@ -20,12 +20,12 @@ the counts.
 """
 
 import os
-import time
 
 import pytest
 
+import bridge_scenarios
 import pclkernels as pk
-from cfrig import REMOVE_TIMEOUT, CfRig, bridge_guest
+from cfrig import CfRig, bridge_guest
 
 SOAK = os.environ.get("PCL_STRESS") == "soak"
 # (guest kernel, kernels.matrix line whose headers build the module).
@@ -60,6 +60,11 @@ class Rig(CfRig):
 
     def load(self):
         self.g.check("pcl-insmod %s && pcl-socket-startup" % MODULE)
+
+    load_module = load
+
+    def unload_module(self):
+        self.g.check("rmmod %s" % MODULE)
 
     def ensure(self, slot, present):
         # any test may run alone (pytest -k): then it brings the driver
@@ -154,44 +159,7 @@ def test_suspend_to_idle_rtc_wakeup(rig):
     rig.g.assert_clean_kernel_log()
 
 
-def test_eject_insert_cycles(rig):
-    """Card removal and insertion through our driver, over and over; the
-    disk must come back each time."""
-    rig.ensure(1, True)
-    for n in range(rig.eject_cycles):
-        rig.quiet_disk(1)
-        rig.eject(1)
-        assert rig.disk(1) is None, "cycle %d: the disk outlived its card" % n
-        rig.insert(1)
-    rig.assert_reads_back(1)
-    rig.g.assert_clean_kernel_log()
-
-
-def test_eject_insert_cycles_during_reads(rig):
-    rig.ensure(1, True)
-    for n in range(rig.read_eject_cycles):
-        disk = rig.quiet_disk(1, timeout=2)
-        rig.g.check("(while dd if=/dev/%s of=/dev/null bs=4k 2>/dev/null; "
-                    "do :; done) >/dev/null 2>&1 &" % disk)
-        time.sleep(0.5)
-        rig.eject(1)
-        assert rig.g.wait_for("! pidof dd", REMOVE_TIMEOUT), \
-            "cycle %d: readers of the ejected card never finished" % n
-        rig.insert(1)
-    rig.assert_reads_back(1)
-    rig.g.assert_clean_kernel_log()
-
-
-def test_unload_reload_with_cards_present(rig):
-    rig.ensure(0, True)
-    rig.ensure(1, True)
-    for n in range(rig.reload_cycles):
-        for slot in (0, 1):
-            rig.wait_disk(slot)
-        rig.g.check("rmmod %s" % MODULE)
-        assert rig.g.check("ls /sys/class/pcmcia_socket 2>/dev/null; true").split() == [], \
-            "cycle %d: sockets left after rmmod" % n
-        rig.load()
-    for slot in (0, 1):
-        rig.assert_reads_back(slot)
-    rig.g.assert_clean_kernel_log()
+# the stress scenarios every bridge runs, last
+test_eject_insert_cycles = bridge_scenarios.eject_insert_cycles
+test_eject_insert_cycles_during_reads = bridge_scenarios.eject_insert_cycles_during_reads
+test_unload_reload_with_cards_present = bridge_scenarios.unload_reload_with_cards_present
