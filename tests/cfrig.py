@@ -6,6 +6,7 @@ test_i82365.py with ours): QEMU arguments, insertion and surprise eject
 over QMP, and what the guest makes of the cards."""
 
 import contextlib
+import re
 
 import pclkernels as pk
 from pclguest import Guest, make_image
@@ -184,3 +185,80 @@ class CfRig:
         disk = self.wait_disk(slot)
         assert self.checksum(disk) == self.images[slot][1], \
             "socket %s (/dev/%s) read back wrong data" % (slot, disk)
+
+
+class IsaBridgeRig(CfRig):
+    """The CompactFlash rig with one of our ISA bridge modules (module),
+    loaded and reloaded with parameters, and the guest's ISA interrupt
+    lines as /proc/interrupts counts them."""
+
+    module = None               # set by the subclass
+    default_params = ""         # what ensure() loads the module with
+    card_driver = "pata_pcmcia"  # its handlers: pata_pcmcia[0.0]
+
+    def __init__(self, guest, images, ko_release):
+        super().__init__(guest, images, ko_release)
+        self.params = None
+        self.log_mark = 0
+
+    def load(self, params):
+        """Load the module with these parameters (unloading it first if
+        it runs with others)."""
+        if self.params == params:
+            return
+        if self.params is not None:
+            self.unload()
+        self.log_mark = len(self.g.dmesg().splitlines())
+        self.g.check("pcl-insmod %s %s && pcl-socket-startup" % (self.module, params))
+        self.params = params
+
+    def load_log(self):
+        """The kernel log since the module was last loaded."""
+        return "\n".join(self.g.dmesg().splitlines()[self.log_mark:])
+
+    def ensure(self, slot, present):
+        # any test may run alone (pytest -k): then it brings the driver
+        if self.params is None:
+            self.load(self.default_params)
+        super().ensure(slot, present)
+
+    def unload(self):
+        self.g.check("rmmod %s" % self.module)
+        self.params = None
+        assert self.sockets() == [], "sockets left after rmmod"
+
+    def sockets(self):
+        return self.g.check("ls /sys/class/pcmcia_socket 2>/dev/null; true").split()
+
+    def interrupts(self):
+        """{ISA line: (count over all CPUs, [handler names])}"""
+        lines = {}
+        for line in self.g.check("cat /proc/interrupts").splitlines()[1:]:
+            m = re.match(r"\s*(\d+):((?:\s+\d+)+)\s+\S+\s+\S+\s+(.*)$", line)
+            if m and int(m.group(1)) < 16:
+                names = [n.strip() for n in m.group(3).split(",")]
+                lines[int(m.group(1))] = (sum(int(c) for c in m.group(2).split()), names)
+        return lines
+
+    def count(self, irq):
+        return self.interrupts().get(irq, (0, []))[0]
+
+    def assert_card_irqs(self, want_line):
+        """Every card's handler is on want_line, and only there."""
+        irqs = self.interrupts()
+        cards = sorted(irq for irq, (_, names) in irqs.items()
+                       for n in names if n.split("[")[0] == self.card_driver)
+        present = sum(1 for slot in (0, 1) if self.inserted[slot])
+        assert cards == [want_line] * present, \
+            "card interrupt handlers on ISA lines %s, want %d for each of %d cards:\n%s" % (
+                cards, want_line, present, self.g.check("cat /proc/interrupts"))
+        assert self.count(want_line) > 0, "no interrupt on ISA line %d" % want_line
+
+    def eject_insert(self, slot):
+        """A fast surprise eject (no STOP UNIT to the vanished disk), then
+        the card back in and read back."""
+        self.quiet_disk(slot)
+        self.eject(slot)
+        assert self.disk(slot) is None
+        self.insert(slot)
+        self.assert_reads_back(slot)

@@ -10,8 +10,6 @@
 #include "exca.h"
 #include "trace.h"
 
-#define CARD_SPACE_MASK 0x3ffffff   /* PC Card address lines A25..A0 */
-
 static unsigned sock_num(ExcaSocket *s)
 {
     return s->slot.index;
@@ -107,28 +105,9 @@ static void socket_update(ExcaSocket *s)
 
 /* --- Windows --- */
 
-static void window_place(ExcaWindow *w, bool mapped, uint64_t base,
-                         uint64_t size)
-{
-    if (w->mapped == mapped && (!mapped || (w->base == base &&
-                                            w->size == size))) {
-        return;
-    }
-    memory_region_transaction_begin();
-    if (mapped) {
-        memory_region_set_size(&w->mr, size);
-        memory_region_set_address(&w->mr, base);
-    }
-    memory_region_set_enabled(&w->mr, mapped);
-    memory_region_transaction_commit();
-    w->mapped = mapped;
-    w->base = base;
-    w->size = size;
-}
-
 static void io_window_update(ExcaSocket *s, unsigned n)
 {
-    ExcaWindow *w = &s->io_win[n];
+    PCMCIAWindow *w = &s->io_win[n];
     const uint8_t *r = &s->regs[EXCA_IO_BASE(n)];
     uint32_t start = r[0] | r[1] << 8;
     uint32_t last = r[2] | r[3] << 8;
@@ -137,12 +116,12 @@ static void io_window_update(ExcaSocket *s, unsigned n)
     /* data size bit or "IOCS16# from the card": our cards assert it */
     w->wide = (s->regs[EXCA_IOCTL] >> (4 * n)) & 0x03;
     trace_pcl_exca_io_window(sock_num(s), n, on, start, last, w->wide);
-    window_place(w, on, start, (uint64_t)last - start + 1);
+    pcmcia_window_place(w, on, start, (uint64_t)last - start + 1);
 }
 
 static void mem_window_update(ExcaSocket *s, unsigned n)
 {
-    ExcaWindow *w = &s->mem_win[n];
+    PCMCIAWindow *w = &s->mem_win[n];
     const uint8_t *r = &s->regs[EXCA_MEM_BASE(n)];
     uint64_t page = s->page_regs ? (uint64_t)s->page[n] << 24 : 0;
     uint64_t start = page | (uint64_t)(r[0] | (r[1] & 0x0f) << 8) << 12;
@@ -153,12 +132,13 @@ static void mem_window_update(ExcaSocket *s, unsigned n)
     w->attr = r[5] & 0x40;
     w->wp = r[5] & 0x80;
     /* 14-bit two's complement offset in 4 KB units, modulo 64 MB */
-    w->card_off = ((r[4] | (r[5] & 0x3f) << 8) << 12) & CARD_SPACE_MASK;
+    w->card_off = ((r[4] | (r[5] & 0x3f) << 8) << 12) &
+                  PCMCIA_CARD_SPACE_MASK;
     trace_pcl_exca_mem_window(sock_num(s), n, on, start, last,
                               (uint32_t)((start + w->card_off) &
-                                         CARD_SPACE_MASK),
+                                         PCMCIA_CARD_SPACE_MASK),
                               w->attr, w->wide);
-    window_place(w, on, start, last - start + 1);
+    pcmcia_window_place(w, on, start, last - start + 1);
 }
 
 static void windows_update(ExcaSocket *s)
@@ -172,74 +152,6 @@ static void windows_update(ExcaSocket *s)
         mem_window_update(s, n);
     }
 }
-
-static uint32_t mem_card_addr(ExcaWindow *w, hwaddr addr)
-{
-    return (w->base + addr + w->card_off) & CARD_SPACE_MASK;
-}
-
-static uint64_t mem_window_read(void *opaque, hwaddr addr, unsigned size)
-{
-    ExcaWindow *w = opaque;
-
-    return pcmcia_slot_read(&w->sock->slot,
-                            w->attr ? PCMCIA_SPACE_ATTR : PCMCIA_SPACE_COMMON,
-                            mem_card_addr(w, addr), size, w->wide);
-}
-
-static void mem_window_write(void *opaque, hwaddr addr, uint64_t val,
-                             unsigned size)
-{
-    ExcaWindow *w = opaque;
-
-    if (w->wp) {
-        trace_pcl_exca_wp_drop(sock_num(w->sock), w->num,
-                               mem_card_addr(w, addr));
-        return;
-    }
-    pcmcia_slot_write(&w->sock->slot,
-                      w->attr ? PCMCIA_SPACE_ATTR : PCMCIA_SPACE_COMMON,
-                      mem_card_addr(w, addr), val, size, w->wide);
-}
-
-/* Intel parts have no I/O offset: the card sees the host port. */
-static uint64_t io_window_read(void *opaque, hwaddr addr, unsigned size)
-{
-    ExcaWindow *w = opaque;
-
-    return pcmcia_slot_read(&w->sock->slot, PCMCIA_SPACE_IO, w->base + addr,
-                            size, w->wide);
-}
-
-static void io_window_write(void *opaque, hwaddr addr, uint64_t val,
-                            unsigned size)
-{
-    ExcaWindow *w = opaque;
-
-    pcmcia_slot_write(&w->sock->slot, PCMCIA_SPACE_IO, w->base + addr, val,
-                      size, w->wide);
-}
-
-/* Wider accesses reach us as 16-bit pieces; the slot splits the rest. */
-static const MemoryRegionOps mem_window_ops = {
-    .read = mem_window_read,
-    .write = mem_window_write,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-    .valid = { .min_access_size = 1, .max_access_size = 4,
-               .unaligned = true },
-    .impl = { .min_access_size = 1, .max_access_size = 2,
-              .unaligned = true },
-};
-
-static const MemoryRegionOps io_window_ops = {
-    .read = io_window_read,
-    .write = io_window_write,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-    .valid = { .min_access_size = 1, .max_access_size = 4,
-               .unaligned = true },
-    .impl = { .min_access_size = 1, .max_access_size = 2,
-              .unaligned = true },
-};
 
 /* --- Registers --- */
 
@@ -372,20 +284,15 @@ static const PCMCIASlotOps exca_slot_ops = {
 
 /* --- Life cycle --- */
 
-static void window_init(ExcaSocket *s, ExcaWindow *w, DeviceState *bridge,
+static void window_init(ExcaSocket *s, PCMCIAWindow *w, DeviceState *bridge,
                         unsigned num, bool io, MemoryRegion *space)
 {
     g_autofree char *name = g_strdup_printf("pcmcia-socket%u-%s%u",
                                             sock_num(s), io ? "io" : "mem",
                                             num);
 
-    w->sock = s;
-    w->num = num;
-    w->io = io;
-    memory_region_init_io(&w->mr, OBJECT(bridge),
-                          io ? &io_window_ops : &mem_window_ops, w, name, 1);
-    memory_region_set_enabled(&w->mr, false);
-    memory_region_add_subregion_overlap(space, 0, &w->mr, 1);
+    pcmcia_window_init(w, OBJECT(bridge), name, io, num, space);
+    w->slot = &s->slot;
 }
 
 void exca_socket_init(ExcaSocket *s, DeviceState *bridge, unsigned index,
@@ -398,8 +305,6 @@ void exca_socket_init(ExcaSocket *s, DeviceState *bridge, unsigned index,
                          &exca_slot_ops, s);
     s->irq_update = irq_update;
     s->opaque = opaque;
-    s->io_space = io_space;
-    s->mem_space = mem_space;
     for (n = 0; n < EXCA_IO_WINDOWS; n++) {
         window_init(s, &s->io_win[n], bridge, n, true, io_space);
     }
@@ -413,10 +318,10 @@ void exca_socket_exit(ExcaSocket *s)
     unsigned n;
 
     for (n = 0; n < EXCA_IO_WINDOWS; n++) {
-        memory_region_del_subregion(s->io_space, &s->io_win[n].mr);
+        pcmcia_window_exit(&s->io_win[n]);
     }
     for (n = 0; n < EXCA_MEM_WINDOWS; n++) {
-        memory_region_del_subregion(s->mem_space, &s->mem_win[n].mr);
+        pcmcia_window_exit(&s->mem_win[n]);
     }
 }
 
@@ -436,11 +341,11 @@ void exca_socket_post_load(ExcaSocket *s)
 
     /* force the windows to be placed again */
     for (n = 0; n < EXCA_IO_WINDOWS; n++) {
-        s->io_win[n].mapped = !s->io_win[n].mapped;
+        pcmcia_window_invalidate(&s->io_win[n]);
         io_window_update(s, n);
     }
     for (n = 0; n < EXCA_MEM_WINDOWS; n++) {
-        s->mem_win[n].mapped = !s->mem_win[n].mapped;
+        pcmcia_window_invalidate(&s->mem_win[n]);
         mem_window_update(s, n);
     }
     /* the card migrated in its own state: no reset edge here */

@@ -9,8 +9,8 @@
  * with status registers of its own learns of insertions and removals
  * through the optional card_changed hook.  The core owns
  * the socket's slot bus, its power and reset sequencing, and the I/O and
- * memory windows, which it maps into the address spaces the front end
- * supplies at the addresses the guest programs.  A CardBus front end
+ * memory windows (pcmcia-window.c), which it maps into the address spaces
+ * the front end supplies at the addresses the guest programs.  A CardBus front end
  * whose own socket registers switch Vcc mirrors them into EXCA_POWER with
  * exca_write(), so that POWERON, READY and card power stay in one place.
  *
@@ -22,6 +22,7 @@
 
 #include "exec/memory.h"
 #include "pcmcia-slot.h"
+#include "pcmcia-window.h"
 
 #define EXCA_IO_WINDOWS         2
 #define EXCA_MEM_WINDOWS        5
@@ -72,20 +73,6 @@
 
 typedef struct ExcaSocket ExcaSocket;
 
-typedef struct ExcaWindow {
-    ExcaSocket *sock;
-    MemoryRegion mr;
-    uint8_t num;
-    bool io;
-    /* decoded state, rebuilt from the registers */
-    bool mapped;
-    bool wide;          /* 16-bit cycles */
-    bool attr;          /* memory: REG active, attribute space */
-    bool wp;            /* memory: write protected */
-    uint64_t base;
-    uint64_t size;
-    uint32_t card_off;  /* memory: card address = host + card_off */
-} ExcaWindow;
 
 struct ExcaSocket {
     PCMCIASlotBus slot;
@@ -104,10 +91,8 @@ struct ExcaSocket {
     uint8_t csc;                /* latched card status changes */
     bool ready;                 /* READY as last reported, for its CSC */
 
-    ExcaWindow io_win[EXCA_IO_WINDOWS];
-    ExcaWindow mem_win[EXCA_MEM_WINDOWS];
-    MemoryRegion *io_space;
-    MemoryRegion *mem_space;
+    PCMCIAWindow io_win[EXCA_IO_WINDOWS];
+    PCMCIAWindow mem_win[EXCA_MEM_WINDOWS];
 
     void (*irq_update)(void *opaque);
     void *opaque;
