@@ -125,8 +125,10 @@ struct CardBusBridgeClass {
     void (*chip_reset)(CardBusBridge *s);
     /* after a configuration write went into config[] */
     void (*chip_config_write)(CardBusBridge *s, uint32_t addr, int len);
-    /* whether socket and ExCA status changes reach INTx (default: when
-     * CSCINT selects no ISA IRQ) */
+    /*
+     * whether socket and ExCA status changes reach INTx (default: when
+     * CSCINT selects no ISA IRQ)
+     */
     bool (*csc_to_pci)(CardBusBridge *s);
     /* whether the chip drives its INTx pin at all (default: yes) */
     bool (*pin_enabled)(CardBusBridge *s);

@@ -7,12 +7,13 @@
  * to exca_read()/exca_write() and turns the two interrupt sources (card
  * status change, card IREQ#) into whatever its bus offers.  A front end
  * with status registers of its own learns of insertions and removals
- * through the optional card_changed hook.  The core owns
- * the socket's slot bus, its power and reset sequencing, and the I/O and
- * memory windows (pcmcia-window.c), which it maps into the address spaces
- * the front end supplies at the addresses the guest programs.  A CardBus front end
- * whose own socket registers switch Vcc mirrors them into EXCA_POWER with
- * exca_write(), so that POWERON, READY and card power stay in one place.
+ * through the optional card_changed hook.  The core owns the socket's
+ * slot bus, its power and reset sequencing, and the I/O and memory
+ * windows (pcmcia-window.c), which it maps into the address spaces the
+ * front end supplies at the addresses the guest programs.  A CardBus
+ * front end whose own socket registers switch Vcc mirrors them into
+ * EXCA_POWER with exca_write(), so that POWERON, READY and card power
+ * stay in one place.
  *
  * Part of pcmcia-legacy.  SPDX-License-Identifier: GPL-2.0-only
  */

@@ -356,8 +356,10 @@ static void io_window_update(ISATcicState *s, unsigned n)
         size = (uint32_t)half << 1;
     }
     w->slot = window_slot(s, ctl);
-    /* 8-bit only when forced: dynamic sizing follows IOIS16#, which our
-     * cards assert */
+    /*
+     * 8-bit only when forced: dynamic sizing follows IOIS16#, which our
+     * cards assert
+     */
     w->wide = (ctl & (WCTL_B8 | 0x0400)) != WCTL_B8;
     trace_pcl_tcic_io_window(n, WCTL_SOCKET(ctl), on, start, size, w->wide);
     pcmcia_window_place(w, on, start, size);
