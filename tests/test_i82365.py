@@ -37,12 +37,11 @@ the guest: QEMU's ACPI tables declare 5 a PCI line), status changes 7
 """
 
 import os
-import re
 
 import pytest
 
 import bridge_scenarios
-from cfrig import CfRig, bridge_guest, card_images
+from cfrig import CfRig, IsaBridgeRig, bridge_guest, card_images
 
 # (guest kernel, kernels.matrix line, the chip at 0x3e0, the one at 0x3e2):
 # trixie-backports' amd64 7.x, and our own 32-bit 7.x
@@ -58,7 +57,6 @@ CARD_IRQ, CS_IRQ = 5, 7
 IRQ_PARAMS = "irq_list=%d,%d cs_irq=%d" % (CARD_IRQ, CS_IRQ, CS_IRQ)
 POLL_JIFFIES = 25
 POLL_PARAMS = "irq_list=%d poll_interval=%d" % (CARD_IRQ, POLL_JIFFIES)
-CARD_DRIVER = "pata_pcmcia"     # its handlers in /proc/interrupts: pata_pcmcia[0.0]
 SOAK = os.environ.get("PCL_STRESS") == "soak"
 BASE = 0x3e0
 # Cirrus options given when the test loads the module with them, and what
@@ -70,8 +68,11 @@ CIRRUS_MISC2 = 0x83
 CIRRUS_TIMING = [2, 7, 3, 2, 18, 3]
 
 
-class Rig(CfRig):
+class Rig(IsaBridgeRig):
     """The CompactFlash rig with our ISA bridge module."""
+
+    module = MODULE
+    default_params = IRQ_PARAMS
 
     # the stress scenarios' counts (tests/bridge_scenarios.py): the
     # issue's under make soak; a few in CI, where an eject with reads in
@@ -82,8 +83,6 @@ class Rig(CfRig):
 
     def __init__(self, guest, images, ko_release):
         super().__init__(guest, images, ko_release)
-        self.params = None
-        self.log_mark = 0
         self.chips = None       # (variant at 0x3e0, variant at 0x3e2)
 
     # "chip2": socket A of the second controller (pcc2.0), which the PC
@@ -118,71 +117,11 @@ class Rig(CfRig):
             % (index, index + count - 1, BASE, BASE + 1))
         return [int(v) for v in out.split()]
 
-    def load(self, params):
-        """Load the module with these parameters (unloading it first if
-        it runs with others)."""
-        if self.params == params:
-            return
-        if self.params is not None:
-            self.unload()
-        self.log_mark = len(self.g.dmesg().splitlines())
-        self.g.check("pcl-insmod %s %s && pcl-socket-startup" % (MODULE, params))
-        self.params = params
-
     def load_module(self):
         self.load(IRQ_PARAMS)
 
     def unload_module(self):
         self.unload()
-
-    def load_log(self):
-        """The kernel log since the module was last loaded."""
-        return "\n".join(self.g.dmesg().splitlines()[self.log_mark:])
-
-    def ensure(self, slot, present):
-        # any test may run alone (pytest -k): then it brings the driver
-        if self.params is None:
-            self.load(IRQ_PARAMS)
-        super().ensure(slot, present)
-
-    def unload(self):
-        self.g.check("rmmod %s" % MODULE)
-        self.params = None
-        assert self.g.check("ls /sys/class/pcmcia_socket 2>/dev/null; true").split() == [], \
-            "sockets left after rmmod"
-
-    def interrupts(self):
-        """{ISA line: (count over all CPUs, [handler names])}"""
-        lines = {}
-        for line in self.g.check("cat /proc/interrupts").splitlines()[1:]:
-            m = re.match(r"\s*(\d+):((?:\s+\d+)+)\s+\S+\s+\S+\s+(.*)$", line)
-            if m and int(m.group(1)) < 16:
-                names = [n.strip() for n in m.group(3).split(",")]
-                lines[int(m.group(1))] = (sum(int(c) for c in m.group(2).split()), names)
-        return lines
-
-    def count(self, irq):
-        return self.interrupts().get(irq, (0, []))[0]
-
-    def assert_card_irqs(self, want_line):
-        """Every card's handler is on want_line, and only there."""
-        irqs = self.interrupts()
-        cards = sorted(irq for irq, (_, names) in irqs.items()
-                       for n in names if n.split("[")[0] == CARD_DRIVER)
-        present = sum(1 for slot in (0, 1) if self.inserted[slot])
-        assert cards == [want_line] * present, \
-            "card interrupt handlers on ISA lines %s, want %d for each of %d cards:\n%s" % (
-                cards, want_line, present, self.g.check("cat /proc/interrupts"))
-        assert self.count(want_line) > 0, "no interrupt on ISA line %d" % want_line
-
-    def eject_insert(self, slot):
-        """A fast surprise eject (no STOP UNIT to the vanished disk), then
-        the card back in and read back."""
-        self.quiet_disk(slot)
-        self.eject(slot)
-        assert self.disk(slot) is None
-        self.insert(slot)
-        self.assert_reads_back(slot)
 
 
 @pytest.fixture(scope="module", params=KERNELS, ids=[k[0] for k in KERNELS])
