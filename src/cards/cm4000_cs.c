@@ -672,7 +672,7 @@ static void cmm_monitor_start(struct cmm_dev *dev)
 static void cmm_monitor_defer(struct cmm_dev *dev)
 {
 	if (READ_ONCE(dev->monitoring))
-		mod_delayed_work(system_wq, &dev->monitor,
+		mod_delayed_work(system_percpu_wq, &dev->monitor,
 				 msecs_to_jiffies(CMM_MONITOR_MS));
 }
 
