@@ -273,6 +273,11 @@ def test_cirrus_options(rig):
     log = rig.load_log()
     assert "socket 0: Cirrus options [ring] [dyn mode] [freq bypass], timing " \
         "02 07 03 02 12 03" in log, log
+    # the cards' set-up after the load (windows, CIS) goes through the
+    # index port too: read the registers once it is over
+    for slot in (0, 1):
+        if rig.inserted[slot]:
+            rig.wait_disk(slot)
     assert rig.chip_regs(0x1e, 1) == [CIRRUS_MISC2]
     assert rig.chip_regs(0x3a, 6) == CIRRUS_TIMING
     rig.assert_reads_back(0)
