@@ -307,17 +307,12 @@ test_eject_insert_cycles_during_reads = stress(bridge_scenarios.eject_insert_cyc
 test_unload_reload_with_cards_present = stress(bridge_scenarios.unload_reload_with_cards_present)
 
 
-# last: on the i686 kernel the cards do not come back from it
-def test_suspend_to_ram_rtc_wakeup(rig, request):
+# last: it suspends the whole guest
+def test_suspend_to_ram_rtc_wakeup(rig):
     """Suspend to RAM with a card in use, woken by the RTC.  QEMU resets
     the controller on the way back: the driver's resume must set the chip
     up again (on the Cirrus chip its own registers too) before the PC
     Card core resumes the sockets."""
-    if rig.kernel == "i686":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "on our i686 kernel the card is gone after S3 behind every bridge, "
-            "the 82092 too (libata's 'Check power mode failed', then no disk); "
-            "Debian's amd64 7.x comes back: a 32-bit kernel or i686.config matter")))
     params = IRQ_PARAMS + (CIRRUS_PARAMS if rig.chips[0] == CIRRUS else "")
     rig.load(params)
     rig.ensure(0, True)

@@ -16,9 +16,8 @@ sha256 the guest must read back.  The ISA lines are test_i82365.py's: 5
 for cards, 7 for status changes (the lines of the chip that nothing else
 in QEMU's pc machine drives).
 
-CI cost: about 200 s for both kernels (measured under TCG with
-PCL_TEST_JOBS=1: 7.3 about 75 s, i686 about 125 s, 70 s of it the
-xfailed suspend waiting for the lost disk).
+CI cost: about 120 s for both kernels (measured under TCG with
+PCL_TEST_JOBS=1, about 60 s each).
 """
 
 import pytest
@@ -146,16 +145,11 @@ def test_ignore_leaves_a_socket_alone(rig):
     rig.g.assert_clean_kernel_log()
 
 
-def test_suspend_to_ram_rtc_wakeup(rig, request):
+def test_suspend_to_ram_rtc_wakeup(rig):
     """Suspend to RAM with a card in use, woken by the RTC.  QEMU resets
     the controller on the way back: the driver's resume must set the
     chip's interrupts up again before the PC Card core resumes the
     sockets."""
-    if rig.kernel == "i686":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "on our i686 kernel the card is gone after S3 behind every bridge, "
-            "the 82092 too (libata's 'Check power mode failed', then no disk); "
-            "Debian's amd64 7.x comes back: a 32-bit kernel or i686.config matter")))
     rig.load(IRQ_PARAMS)
     rig.ensure(0, True)
     if rig.inserted[1]:
