@@ -255,13 +255,15 @@ class Peer(threading.Thread):
 class NetRig:
     """One card's segment (see the module's docstring)."""
 
-    def __init__(self, index, driver, card_id, bus, mac, wire_rate=0):
+    def __init__(self, index, driver, card_id, bus, mac, wire_rate=0, sock=None):
         self.index = index
         self.driver = driver            # QEMU device, e.g. pcmcia-ne2000
         self.card_id = card_id
         self.bus = bus                  # e.g. pcc.0 (or a CardBus bus, ti.cb)
+        # the guest's socket number: the bus's own unless given (a CardBus
+        # bridge's slot <id>.0 is numbered after the sockets before it)
         tail = bus.rsplit(".", 1)[1]
-        self.socket = int(tail) if tail.isdigit() else None
+        self.socket = sock if sock is not None else int(tail) if tail.isdigit() else None
         self.mac = mac
         self.wire_rate = wire_rate
         self.props = {}                 # further device properties

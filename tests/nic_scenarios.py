@@ -19,9 +19,15 @@ option).  Each scenario leaves the card up and working.
 
 The tests of our own drivers share more: their guest (ours_fixture, a
 fixture of one boot per kernel with our driver, a card in socket A and a
-segment for one in socket B), and the checks of what only our drivers
-have (check_*: naming itself to ethtool, a transmit timeout, suspend and
-resume); check_without_pacing serves upstream's 3c589_cs as well.
+segment for a spare one in socket B or behind a CardBus bridge), and the
+checks of what only our drivers have (check_*: naming itself to
+ethtool, a transmit timeout, suspend and resume); check_without_pacing
+serves upstream's 3c589_cs as well.
+
+A test of ours may put the cards of some segments behind a CardBus
+bridge instead of the 82092 (ours_fixture's cardbus: upstream
+yenta_socket drives it, its slot is CB_BUS), so that our driver runs
+behind yenta as well, in the same boot.
 
 TCP transfer size: CI 2 MiB each way, PCL_STRESS=soak 16 MiB.
 """
@@ -52,7 +58,14 @@ TCP_BYTES = (16 if SOAK else 2) << 20
 BURST = 400
 WIRE_RATE = 10000000
 WIRE_BYTES = 2 << 20
-SOCKET_PM = "/sys/class/pcmcia_socket/pcmcia_socket0/card_pm_state"
+# The CardBus bridges of ours_fixture's cardbus (tests/test_cardbus.py
+# validates them), with QEMU id "cardbus": their 16-bit slot is CB_BUS.
+# yenta_socket loads after the 82092's driver, so that socket A and B stay
+# pcmcia_socket0 and 1, and the bridge's socket is number CB_SOCKET.
+CARDBUS_TI = "ti-pci1225"
+CARDBUS_RICOH = "ricoh-rl5c476,revision=0xb3"
+CB_BUS = "cardbus.0"
+CB_SOCKET = 2
 
 # A driver's habits: what it logs for a chip whose reset never ends
 # (reset), for the PHY's link going down and coming up (down, up); why it
@@ -195,7 +208,7 @@ def upstream_guest(name, kernel, bridge, cards, wire_rates=None, props=None, **k
 
 class OurRigs:
     """A guest boot with our driver (ours_guest): the card in socket A,
-    up from the start, and socket B's segment, whose card a scenario
+    up from the start, and the spare's segment, whose card a scenario
     plugs in (second_card); more: {driver: NetRig} of further cards with
     our drivers, up from the start."""
 
@@ -213,15 +226,17 @@ class OurRigs:
 
 @contextlib.contextmanager
 def ours_guest(name, kernel, matrix_name, our_bridge, driver, card, spare, kodir,
-               more=()):
+               more=(), cardbus=None):
     """A guest of kernel (kernels.matrix line matrix_name) with an 82092
     (id "pcc"), driven by our i82092 where our_bridge, else upstream's,
     and our driver built into kodir; card and spare: the NetRigs of
-    sockets A and B; more: (driver, NetRig) of further cards up from boot
-    (in a socket the spare's scenarios must empty first), each with our
-    driver of that name.  tests/tools/ethinfo is there.  Yields an
-    OurRigs.  On a rolling kernel under PCL_ROLLING_SOFT=1 a failed build
-    or boot is an expected failure."""
+    socket A and of the spare's slot (socket B or CB_BUS); more: (driver,
+    NetRig) of further cards up from boot (in a slot the spare's
+    scenarios must empty first), each with our driver of that name;
+    cardbus: the QEMU device of a CardBus bridge (id "cardbus") driven
+    by yenta_socket, loaded after the 82092's driver.  tests/tools/ethinfo
+    is there.  Yields an OurRigs.  On a rolling kernel under
+    PCL_ROLLING_SOFT=1 a failed build or boot is an expected failure."""
     card.log = habits(driver, ours=True)
     for other, r in more:
         r.log = habits(other, ours=True)
@@ -233,9 +248,16 @@ def ours_guest(name, kernel, matrix_name, our_bridge, driver, card, spare, kodir
         setup = ["pcl-insmod " + d for d in drivers]
         if our_bridge:
             setup.append("pcl-insmod i82092 && pcl-socket-startup")
+        bridges = ["-device", "i82092,id=pcc"]
+        if cardbus:
+            bridges += ["-device", cardbus + ",id=cardbus"]
+            # and the socket numbered CB_SOCKET is the bridge's
+            setup.append("modprobe yenta_socket && pcl-socket-startup && "
+                         "readlink /sys/class/pcmcia_socket/pcmcia_socket%d/device/driver"
+                         " | grep -q '/yenta_cardbus$'" % CB_SOCKET)
         guest = stack.enter_context(rig_guest(
-            name, kernel, ["-device", "i82092,id=pcc"], [card] + [r for _, r in more],
-            spares=[spare],
+            name, kernel, bridges, [card] + [r for _, r in more],
+            spares=[spare], modules=["yenta_socket"] if cardbus else [],
             setup=setup, extra_ko=ko, load=[] if our_bridge else ["i82092"],
             files={"/pcl/bin/ethinfo": os.path.join(tools_dir(), "ethinfo")},
             append="tsc=unstable"))
@@ -243,28 +265,34 @@ def ours_guest(name, kernel, matrix_name, our_bridge, driver, card, spare, kodir
         yield OurRigs(guest, driver, card, spare, {other: r for other, r in more})
 
 
-def ours_fixture(prefix, driver, device, macs, kernels, wire_rate=0, more=()):
+def ours_fixture(prefix, driver, device, macs, kernels, wire_rate=0, more=(),
+                 spare_bus="pcc.1", cardbus=None):
     """The module-scoped fixture `rig` of a test of our driver: one
     ours_guest boot per kernel of kernels, each a (guest kernel,
     kernels.matrix line, whether our i82092 drives the bridge), named
     prefix-kernel; the QEMU device in socket A has MAC macs[0], the one
-    socket B gets macs[1], both on wires of wire_rate; more: further cards
-    up from boot, each (driver, QEMU device, slot bus, MAC, wire rate[,
-    further device properties]), on rigs 2, 3, ...  A test file says
-    `rig = ours_fixture(...)`."""
+    the spare's slot spare_bus gets macs[1], both on wires of wire_rate;
+    more: further cards up from boot, each (driver, QEMU device, slot
+    bus, MAC, wire rate[, further device properties]), on rigs 2, 3, ...;
+    cardbus: ours_guest's (a slot bus CB_BUS is its slot).  A test file
+    says `rig = ours_fixture(...)`."""
+    def net_rig(index, dev, bus, mac, rate):
+        return NetRig(index, dev, "nic%d" % index, bus, mac, wire_rate=rate,
+                      sock=CB_SOCKET if bus == CB_BUS else None)
+
     @pytest.fixture(scope="module", params=kernels, ids=[k[0] for k in kernels])
     def rig(request, tmp_path_factory):
         kernel, matrix_name, our_bridge = request.param
-        card = NetRig(0, device, "nic0", "pcc.0", macs[0], wire_rate=wire_rate)
-        spare = NetRig(1, device, "nic1", "pcc.1", macs[1], wire_rate=wire_rate)
+        card = net_rig(0, device, "pcc.0", macs[0], wire_rate)
+        spare = net_rig(1, device, spare_bus, macs[1], wire_rate)
         others = []
         for i, (d, dev, bus, mac, rate, *props) in enumerate(more):
-            other = NetRig(2 + i, dev, "nic%d" % (2 + i), bus, mac, wire_rate=rate)
+            other = net_rig(2 + i, dev, bus, mac, rate)
             other.props = dict(*props)
             others.append((d, other))
         with ours_guest("%s-%s" % (prefix, kernel), kernel, matrix_name, our_bridge,
                         driver, card, spare, tmp_path_factory.mktemp("ko-" + kernel),
-                        more=others) as rigs:
+                        more=others, cardbus=cardbus) as rigs:
             yield rigs
     return rig
 
@@ -295,7 +323,7 @@ def check_ours_names_itself(rigs, speed, link_up):
 
 @contextlib.contextmanager
 def second_card(rigs, **props):
-    """The spare segment's card in socket B (device properties props on
+    """The spare segment's card in its slot (device properties props on
     top of the rig's), up, for the with block; gone after it."""
     g, r = rigs.g, rigs.spare
     g.device_add(r.driver, **dict(r.card_props(), **props))
@@ -309,7 +337,7 @@ def second_card(rigs, **props):
 
 
 def check_transmit_timeout(rigs):
-    """A card in socket B on a 4000 bit/s wire, where a full frame takes
+    """The spare's card on a 4000 bit/s wire, where a full frame takes
     3 s to leave: four full-size pings fill the card's transmit buffers
     and the queue stays stopped past the driver's watchdog, while a small
     frame takes a quarter of a second.  The driver resets the card and
@@ -334,10 +362,12 @@ def check_transmit_timeout(rigs):
     g.assert_clean_kernel_log()
 
 
-def check_suspend_and_resume(rigs, socket_pm=SOCKET_PM):
-    """PC Card suspend and resume of socket A's card, with TCP traffic
-    before and after; nothing passes while it is suspended."""
+def check_suspend_and_resume(rigs):
+    """PC Card suspend and resume of the card (socket A's, or that of
+    OurRigs.other), with TCP traffic before and after; nothing passes
+    while it is suspended."""
     g, r = rigs.g, rigs.card
+    socket_pm = "/sys/class/pcmcia_socket/pcmcia_socket%d/card_pm_state" % r.socket
     ifc = r.iface(g)
     assert r.tcp_to_guest(g, 256 << 10)[0], "TCP before the suspend"
     g.check("echo off > %s" % socket_pm)

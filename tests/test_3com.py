@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Our 3c589_cs and 3c574_cs (src/cards/, one EtherLink III network side
 in elink3_lib.c) on the emulated 3Com 3c589 (pcmcia-3c589) and 3C574-TX
-(pcmcia-3c574) behind the emulated 82092, on trixie-backports' 7.x,
+(pcmcia-3c574) behind the emulated 82092 and an emulated TI PCI1225
+CardBus bridge (upstream yenta_socket), on trixie-backports' 7.x,
 where Linux 7.1 removed upstream's drivers of all three, with our
 i82092.  Under PCL_STRESS=soak also on Debian's 6.12 with upstream's
 i82092 (ours are built there with PCL_ALL_DRIVERS=1, and upstream's
@@ -10,8 +11,8 @@ i82092 (ours are built there with PCL_ALL_DRIVERS=1, and upstream's
 One guest boot per kernel, both cards in it.  The 3c589 in socket A is
 on the network rig (tests/netrig.py) at its 10 Mbit/s line rate, as
 test_upstream_3com runs upstream's driver (slirp's unpaced bursts
-overflow the 5 KB RX FIFO); the 3c574 in socket B on a rig of its own at
-100 Mbit/s.  Each runs all the rig's scenarios
+overflow the 5 KB RX FIFO); the 3c574 behind the CardBus bridge, on a
+rig of its own at 100 Mbit/s.  Each runs all the rig's scenarios
 (tests/nic_scenarios.py): ping and full frames, TCP both ways, multicast
 (no group filter), promiscuous reception, bad frames, a burst, MTU, link
 down and up (our drivers follow the link beat or the PHY with the
@@ -23,10 +24,10 @@ chip's counters as the count of frames sent, and PC Card suspend and
 resume with TCP traffic before and after; for the 3c589 also RX FIFO
 overflows without pacing (counted, TCP still whole), the if_port option
 (10base2: no link beat, the carrier stays on), a transmit timeout (a
-second 3c589 in socket B, where the 3c574 steps out for it, on a 4000
-bit/s wire) and the reset after it.  The 3c574 shares that watchdog and
-reset path (elink3_lib.c); its own are the MII PHY and the RoadRunner's
-reset.
+second 3c589 behind the CardBus bridge, where the 3c574 steps out for
+it, on a 4000 bit/s wire) and the reset after it.  The 3c574 shares
+that watchdog and reset path (elink3_lib.c); its own are the MII PHY and
+the RoadRunner's reset.
 
 CI cost: the module build (30 s idle, 90 s busy), one boot and the
 scenarios, 5 minutes in all on a busy 2-core machine under TCG, about 1
@@ -36,8 +37,9 @@ minute of it the 3c574's.
 import pytest
 
 from nic_scenarios import *     # noqa: F401,F403 - the rig's scenarios
-from nic_scenarios import (SOAK, SOCKET_PM, check_ours_names_itself, check_suspend_and_resume,
-                           check_transmit_timeout, check_without_pacing, ours_fixture)
+from nic_scenarios import (CARDBUS_TI, CB_BUS, SOAK, check_ours_names_itself,
+                           check_suspend_and_resume, check_transmit_timeout, check_without_pacing,
+                           ours_fixture)
 
 DRIVER = "3c589_cs"
 DEVICE = "pcmcia-3c589"
@@ -53,8 +55,9 @@ UNPACED_TCP_BYTES = 512 << 10
 
 rig = ours_fixture("3com", DRIVER, DEVICE, ("00:10:4b:35:89:10", "00:10:4b:35:89:11"),
                    KERNELS, wire_rate=LINE_RATE,
-                   more=[(DRIVER_574, "pcmcia-3c574", "pcc.1", "00:60:08:35:74:10",
-                          LINE_RATE_574)])
+                   more=[(DRIVER_574, "pcmcia-3c574", CB_BUS, "00:60:08:35:74:10",
+                          LINE_RATE_574)],
+                   spare_bus=CB_BUS, cardbus=CARDBUS_TI)
 
 
 @pytest.fixture(params=[DRIVER, DRIVER_574])
@@ -134,7 +137,8 @@ def test_if_port_option(rig):
 def test_transmit_timeout(rig):
     """The 3 KB TX FIFO holds two full frames: on a 4000 bit/s wire the
     queue stays stopped for 3 s, past the driver's 1 s watchdog; the
-    driver resets the transmitter.  The 3c574 leaves socket B for it."""
+    driver resets the transmitter.  The 3c574 leaves the CardBus slot for
+    it."""
     other = rig.more[DRIVER_574]
     assert other.eject(rig.g)
     try:
@@ -172,8 +176,7 @@ def test_3c574_chip_counts_frames_sent(rig):
 def test_3c574_suspend_and_resume(rig):
     """The RoadRunner loses its registers and the PHY its state: resume
     resets both and the link comes back."""
-    check_suspend_and_resume(rig.other(DRIVER_574),
-                             socket_pm=SOCKET_PM.replace("socket0", "socket1"))
+    check_suspend_and_resume(rig.other(DRIVER_574))
 
 
 def test_kernel_log_clean(rig):

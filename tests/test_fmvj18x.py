@@ -17,8 +17,9 @@ only our driver has to show: it names itself (ethtool's driver info and
 link settings through tests/tools/ethinfo: 10 Mbit/s half duplex), the
 frames it counts as sent on the chip's "transmit done", RX overflows
 without pacing (counted, TCP still whole), upstream's sram_config option
-(two 8 KB transmit buffers), a transmit timeout (a second card in socket
-B on a 4000 bit/s wire) and the reset after it, and PC Card suspend and
+(two 8 KB transmit buffers), a transmit timeout (a second card on a
+4000 bit/s wire, behind an emulated Ricoh RL5C476 II CardBus bridge with
+upstream yenta_socket) and the reset after it, and PC Card suspend and
 resume with TCP traffic before and after.
 
 CI cost: the module build, one boot and the scenarios, 1 min 40 s in
@@ -28,8 +29,9 @@ all on a busy 2-core machine under TCG.
 import pytest
 
 from nic_scenarios import *     # noqa: F401,F403 - the rig's scenarios
-from nic_scenarios import (SOAK, check_ours_names_itself, check_suspend_and_resume,
-                           check_transmit_timeout, check_without_pacing, ours_fixture)
+from nic_scenarios import (CARDBUS_RICOH, CB_BUS, SOAK, check_ours_names_itself,
+                           check_suspend_and_resume, check_transmit_timeout,
+                           check_without_pacing, ours_fixture)
 
 DRIVER = "fmvj18x_cs"
 DEVICE = "pcmcia-fmvj18x"
@@ -43,7 +45,7 @@ UNPACED_TCP_BYTES = 512 << 10
 PROBE = "Fujitsu MB86960 at"
 
 rig = ours_fixture("fmvj18x", DRIVER, DEVICE, ("00:00:0e:18:10:10", "00:00:0e:18:10:11"),
-                   KERNELS, wire_rate=LINE_RATE)
+                   KERNELS, wire_rate=LINE_RATE, spare_bus=CB_BUS, cardbus=CARDBUS_RICOH)
 
 
 @pytest.fixture

@@ -19,8 +19,9 @@ with the carrier), eject during a transfer, wire rate, a MACE whose
 reset never ends.  Then what only our driver has to show: it names
 itself (ethtool's driver info, 10 Mbit/s half duplex, through
 tests/tools/ethinfo), the frames sent counted from the MACE's transmit
-status, a transmit timeout (a second card in socket B on a 4000 bit/s
-wire, all four transmit buffers taken) and the card's reset after it,
+status, a transmit timeout (a second card on a 4000 bit/s wire, all four
+transmit buffers taken; that card behind an emulated TI PCI1225
+CardBus bridge with upstream yenta_socket) and the card's reset after it,
 and PC Card suspend and resume with TCP traffic before and after.
 
 CI cost: 104 s on a busy 2-core machine under TCG: the module build
@@ -31,8 +32,8 @@ cached), the scenarios 78 s.
 import pytest
 
 from nic_scenarios import *     # noqa: F401,F403 - the rig's scenarios
-from nic_scenarios import (SOAK, check_ours_names_itself, check_suspend_and_resume,
-                           check_transmit_timeout, ours_fixture)
+from nic_scenarios import (CARDBUS_TI, CB_BUS, SOAK, check_ours_names_itself,
+                           check_suspend_and_resume, check_transmit_timeout, ours_fixture)
 
 DRIVER = "nmclan_cs"
 DEVICE = "pcmcia-nmclan"
@@ -44,7 +45,7 @@ if SOAK:
 XDIST_SPLIT = "rig"
 
 rig = ours_fixture("nmclan", DRIVER, DEVICE, ("02:4e:4d:35:00:10", "02:4e:4d:35:00:11"),
-                   KERNELS, wire_rate=LINE_RATE)
+                   KERNELS, wire_rate=LINE_RATE, spare_bus=CB_BUS, cardbus=CARDBUS_TI)
 
 
 @pytest.fixture

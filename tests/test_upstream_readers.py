@@ -18,6 +18,12 @@ pin it down deterministically.  Ejecting the PC Card while a process holds the d
 runs in a boot of its own per driver: upstream gets it wrong (its remove
 waits for the last close: CVE-2022-44032/44033), so there it is a strict
 expected failure.  The guest side is tests/tools/sctool (see its README).
+
+The same boot has two emulated CardBus bridges with empty slots, a TI
+PCI1225 and a Ricoh RL5C476 II of revision 0xb3, driven by upstream
+yenta_socket: at the end each reader moves from its 82092 socket into a
+bridge's slot, where upstream's driver binds it again and the ATR, an
+APDU round trip and the smart card's removal are checked, and then back.
 """
 
 import time
@@ -33,19 +39,30 @@ from screaders import (APDU_CASES, APDU_IDS, BRIDGE, NODE_TIMEOUT, OK,
                        reader_args)
 
 KERNEL = "6.1"
+# the CardBus bridges of the functional boot (their slot buses are
+# <id>.0), by the reader moved behind each: QEMU id, device, PCI slot,
+# the APDU case of screaders.APDU_CASES run there; yenta_socket loads
+# after i82092, whose sockets stay numbers 0 and 1
+YENTA = {
+    "cm4000": ("cbti", "ti-pci1225", 9, ("dual", "-p 0", 0)),
+    "cm4040": ("cbrc", "ricoh-rl5c476,revision=0xb3", 10, ("dual", "-p 1", 1)),
+}
 
 
-def boot(name, readers, append="", wire_timing=False):
-    drivers = [READERS[m][3] for m in readers]
-    return Guest(name, kernel=KERNEL, modules=drivers + ["i82092"],
-                 load=drivers + ["i82092"], append=append,
-                 files={"/pcl/bin/sctool": build_tools()},
-                 qemu_args=reader_args(readers, wire_timing))
+def boot(name, readers, append="", wire_timing=False, cardbus=False):
+    drivers = [READERS[m][3] for m in readers] + ["i82092"]
+    args = reader_args(readers, wire_timing)
+    if cardbus:
+        drivers.append("yenta_socket")
+        for qid, device, slot, _ in YENTA.values():
+            args += ["-device", "%s,id=%s,addr=0x%x" % (device, qid, slot)]
+    return Guest(name, kernel=KERNEL, modules=drivers, load=drivers, append=append,
+                 files={"/pcl/bin/sctool": build_tools()}, qemu_args=args)
 
 
 @pytest.fixture(scope="class")
 def rig():
-    with boot("upstream-readers", ["cm4000", "cm4040"]) as g:
+    with boot("upstream-readers", ["cm4000", "cm4040"], cardbus=True) as g:
         # the cards bind in the background; test_device_nodes checks it
         g.wait_for(" && ".join("[ -c %s ]" % r[2] for r in READERS.values()),
                    NODE_TIMEOUT)
@@ -94,6 +111,37 @@ class TestUpstreamReaders:
     def test_wire_delay(self, rig):
         """cm4000 only, see the module's docstring."""
         check_wire_delay(rig, "cm4000")
+
+    @pytest.mark.parametrize("model", sorted(YENTA))
+    def test_behind_yenta(self, rig, model):
+        """The reader's PC Card leaves its 82092 socket for a CardBus
+        bridge's slot: upstream's driver binds it behind yenta_socket, the
+        ATR reads back, APDUs go both ways, the smart card's removal is
+        reported; then it goes back into its 82092 socket."""
+        g = rig.g
+        qid, sock, node, driver = READERS[model]
+        bridge, _, slot, case = YENTA[model]
+        pci = "/sys/bus/pci/devices/0000:00:%02x.0" % slot
+        assert g.check("readlink %s/driver" % pci).strip().endswith("/yenta_cardbus")
+        g.device_del(qid)
+        assert rig.node_there(model, False), "%s outlived its card" % node
+        g.device_add(model, id=qid, bus="%s.0" % bridge, wire_timing=False)
+        assert g.wait_for("readlink %s/[0-9]*.0/driver" % pci, NODE_TIMEOUT), \
+            "no driver for the %s behind %s:\n%s" % (model, bridge, g.run("dmesg | tail")[0])
+        bound = g.check("readlink %s/[0-9]*.0/driver" % pci).strip()
+        assert bound.endswith("/" + driver), "the %s is driven by %s" % (model, bound)
+        assert rig.node_there(model), "no %s behind %s" % (node, bridge)
+        check_atr_reads_back(rig, model, "dual")
+        check_apdu_round_trip(rig, model, *case)
+        check_card_removal_reported(rig, model)
+
+        g.device_del(qid)
+        assert rig.node_there(model, False), "%s outlived its card" % node
+        assert g.wait_for("! ls %s/[0-9]*.0 >/dev/null 2>&1" % pci, 30), \
+            "the PC Card device behind %s stayed" % bridge
+        rig.plug(model)
+        assert rig.node_there(model), "no %s back in socket %d" % (node, sock)
+        g.assert_clean_kernel_log()
 
     def test_kernel_log_clean(self, rig):
         problems = rig.g.kernel_log_problems()
