@@ -46,8 +46,9 @@ lint:
 qemu:
 	@vm/qemu/build.sh
 
+# the slowest tests are listed at the end: CI's time budget is watched there
 check:
-	@tests/run $(TESTS)
+	@tests/run "$(TESTS)" --durations=20
 
 soak:
 	@PCL_STRESS=soak tests/run $(TESTS)

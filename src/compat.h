@@ -72,4 +72,12 @@ static inline void hrtimer_setup(struct hrtimer *timer,
 #define no_llseek NULL
 #endif
 
+/*
+ * system_percpu_wq is what schedule_delayed_work() queues on; 7.x logs
+ * the old name system_wq as deprecated when work is queued there.
+ */
+#ifndef PCL_HAVE_SYSTEM_PERCPU_WQ
+#define system_percpu_wq system_wq
+#endif
+
 #endif /* PCL_COMPAT_H */

@@ -26,6 +26,7 @@ probes()
 		NO_LLSEEK                include/linux/fs.h            no_llseek
 		LINUX_UNALIGNED_H        include/linux/unaligned.h     -
 		LINUX_HEX_H              include/linux/hex.h           -
+		SYSTEM_PERCPU_WQ         include/linux/workqueue.h     ^extern struct workqueue_struct \*system_percpu_wq;
 	EOF
 }
 

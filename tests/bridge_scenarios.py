@@ -22,8 +22,6 @@ them under the same names in the same way, in the order it wants them.
 
 import time
 
-import pytest
-
 from cfrig import (ISA_CARD_IRQ, ISA_CS_IRQ, ISA_IRQ_PARAMS, ISA_POLL_PARAMS,
                    REMOVE_TIMEOUT)
 
@@ -158,17 +156,12 @@ def isa_polling_mode(rig):
     rig.g.assert_clean_kernel_log()
 
 
-def isa_suspend_to_ram_rtc_wakeup(rig, request):
+def isa_suspend_to_ram_rtc_wakeup(rig):
     """Suspend to RAM with a card in use, woken by the RTC.  QEMU resets
     the controller on the way back: the driver's resume must set the chip
     up again (interrupts, and whatever else the chip has: the rig checks
-    it) before the PC Card core resumes the sockets.  Runs last: on the
-    i686 kernel the cards do not come back from it."""
-    if rig.kernel == "i686":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "on our i686 kernel the card is gone after S3 behind every bridge, "
-            "the 82092 too (libata's 'Check power mode failed', then no disk); "
-            "Debian's amd64 7.x comes back: a 32-bit kernel or i686.config matter")))
+    it) before the PC Card core resumes the sockets.  Runs last: it
+    suspends the whole guest."""
     rig.load(rig.suspend_params())
     rig.ensure(0, True)
     if rig.inserted[1]:

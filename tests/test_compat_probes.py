@@ -27,6 +27,9 @@ FACTS = {
     # split out of kernel.h after 6.1 (6.12 has it; the matrix has no
     # kernel between), and no longer included by kernel.h from 7.0 on
     "LINUX_HEX_H": ((6, 2), None),
+    # 6.17, and 6.12.y since its 6.12.76/77 update (a stable backport:
+    # 6.12.118 has it); the matrix has no kernel between 6.12 and 7.x
+    "SYSTEM_PERCPU_WQ": ((6, 12, 76), None),
 }
 
 
@@ -98,12 +101,14 @@ COMPAT_USER = """// SPDX-License-Identifier: GPL-2.0-only
 #include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/err.h>
+#include <linux/workqueue.h>
 
 #include "../compat.h"
 
 struct pclcompat {
 	struct timer_list timer;
 	struct hrtimer hrt;
+	struct delayed_work dwork;
 	int fired;
 };
 
@@ -122,6 +127,10 @@ static enum hrtimer_restart pcl_hrt_fn(struct hrtimer *h)
 	return HRTIMER_NORESTART;
 }
 
+static void pcl_work_fn(struct work_struct *w)
+{
+}
+
 static const struct file_operations pcl_fops = {
 	.owner = THIS_MODULE,
 	.llseek = no_llseek,
@@ -132,6 +141,8 @@ static int __init pclcompat_init(void)
 	static const u8 raw[3] = { 0x11, 0x34, 0x12 };
 
 	timer_setup(&pcl_state.timer, pcl_timer_fn, 0);
+	INIT_DELAYED_WORK(&pcl_state.dwork, pcl_work_fn);
+	mod_delayed_work(system_percpu_wq, &pcl_state.dwork, HZ);
 	hrtimer_setup(&pcl_state.hrt, pcl_hrt_fn, CLOCK_MONOTONIC,
 		      HRTIMER_MODE_REL);
 	pcl_class = pcl_class_create("pclcompat");
@@ -146,6 +157,7 @@ static void __exit pclcompat_exit(void)
 	timer_delete_sync(&pcl_state.timer);
 	timer_delete(&pcl_state.timer);
 	hrtimer_cancel(&pcl_state.hrt);
+	cancel_delayed_work_sync(&pcl_state.dwork);
 	class_destroy(pcl_class);
 }
 

@@ -16,9 +16,8 @@ sha256 the guest must read back.  The ISA lines are test_i82365.py's: 5
 for cards, 7 for status changes (the lines of the chip that nothing else
 in QEMU's pc machine drives).
 
-CI cost: about 200 s for both kernels (measured under TCG with
-PCL_TEST_JOBS=1: 7.3 about 75 s, i686 about 125 s, 70 s of it the
-xfailed suspend waiting for the lost disk).
+CI cost: about 120 s for both kernels (measured under TCG with
+PCL_TEST_JOBS=1, about 60 s each).
 """
 
 import pytest

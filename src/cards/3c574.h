@@ -62,8 +62,6 @@
 struct c574_dev {
 	struct el3_dev el3;	/* first: the shared network side */
 	struct mii_if_info mii;
-	struct delayed_work link_poll;
-	bool link_first;	/* the next poll reports the link anyway */
 };
 
 /* 3c574_nic.c */

@@ -20,9 +20,6 @@
 
 #define C574_CONFIG_INDEX	1
 #define C574_TX_TIMEOUT		HZ	/* the FIFO drains in 30 ms at 10 Mbit/s */
-#define C574_MSG_DEFAULT	(NETIF_MSG_DRV | NETIF_MSG_PROBE | \
-				 NETIF_MSG_LINK | NETIF_MSG_RX_ERR | \
-				 NETIF_MSG_TX_ERR)
 
 static int c574_enable(struct pcmcia_device *link)
 {
@@ -76,7 +73,6 @@ static int c574_probe(struct pcmcia_device *link)
 		return -ENOMEM;
 	priv = c574_nic_init(ndev, link);
 	el3 = &priv->el3;
-	el3->msg_enable = C574_MSG_DEFAULT;
 
 	rc = c574_enable(link);
 	if (!rc)
@@ -91,7 +87,8 @@ static int c574_probe(struct pcmcia_device *link)
 		goto fail;
 	}
 
-	rc = el3_register(el3, &c574_netdev_ops, &c574_ethtool_ops, C574_TX_TIMEOUT);
+	rc = pcnic_register(&el3->nic, el3->io, &c574_netdev_ops,
+			    &c574_ethtool_ops, C574_TX_TIMEOUT);
 	if (rc)
 		goto fail;
 	netdev_info(ndev, "3Com 3c574 at %pR, irq %u, %pM, ASIC rev %u, %uK RAM split %s Rx:Tx, MII PHY %d\n",
@@ -102,7 +99,7 @@ static int c574_probe(struct pcmcia_device *link)
 	return 0;
 
 fail:
-	el3_release(link, ndev);
+	pcnic_release(&el3->nic);
 	return rc;
 }
 
@@ -119,9 +116,7 @@ static struct pcmcia_driver c574_driver = {
 	.owner		= THIS_MODULE,
 	.name		= "3c574_cs",
 	.probe		= c574_probe,
-	.remove		= el3_remove,
-	.suspend	= el3_pcmcia_suspend,
-	.resume		= el3_pcmcia_resume,
+	PCNIC_PCMCIA_OPS,
 	.id_table	= c574_ids,
 };
 module_pcmcia_driver(c574_driver);

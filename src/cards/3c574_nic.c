@@ -4,9 +4,9 @@
  * (elink3_lib.c): its reset, which also restarts the MII transceiver; the
  * RoadRunner's registers after it; the MII PHY through window 4's
  * management port, with the kernel's mii library on top for the link,
- * ethtool and the MII ioctls; a work item that polls the link once a
- * second (the PHY's interrupt is not wired to the host) and sets the MAC's
- * duplex to what the PHY negotiated.
+ * ethtool and the MII ioctls; the look at the link that the link poll
+ * (pcnic.c) takes once a second (the PHY's interrupt is not wired to the
+ * host), which sets the MAC's duplex to what the PHY negotiated.
  */
 
 #include <linux/delay.h>
@@ -20,7 +20,6 @@
 #include "compat.h"
 #include "3c574.h"
 
-#define C574_LINK_POLL		HZ
 /* the transceiver settles for a millisecond after each options change */
 #define C574_MII_SETTLE_US	1000
 
@@ -113,7 +112,7 @@ static void c574_mdio_write(struct net_device *ndev, int phy, int reg, int val)
 /* The first address where a PHY answers; -ENODEV without one. */
 int c574_phy_find(struct c574_dev *priv)
 {
-	struct net_device *ndev = priv->el3.ndev;
+	struct net_device *ndev = priv->el3.nic.ndev;
 	int phy, bmsr;
 
 	for (phy = 0; phy < PHY_MAX_ADDR; phy++) {
@@ -194,45 +193,29 @@ static void c574_hw_init(struct el3_dev *el3)
 
 /* ---- the link ---- */
 
-static void c574_link_work(struct work_struct *work)
+/* The link poll's look at the PHY (pcnic.c): the MAC follows its duplex. */
+static void c574_link_check(struct pcnic *nic, bool first)
 {
-	struct c574_dev *priv = container_of(to_delayed_work(work),
-					     struct c574_dev, link_poll);
-	struct el3_dev *el3 = &priv->el3;
-	bool first = priv->link_first;
+	struct el3_dev *el3 = to_el3(nic);
+	struct c574_dev *priv = c574_of(el3);
 
-	/* a card that is gone reads all ones: a link, to the mii library */
-	if (!pcmcia_dev_present(el3->link))
-		return;
-	priv->link_first = false;
-	if (mii_check_media(&priv->mii, netif_msg_link(el3), first) || first) {
+	if (mii_check_media(&priv->mii, netif_msg_link(nic), first) || first) {
 		spin_lock_irq(&el3->lock);
 		if (el3->up && !el3->resetting)
 			c574_load_duplex(priv);
 		spin_unlock_irq(&el3->lock);
 	}
-	schedule_delayed_work(&priv->link_poll, C574_LINK_POLL);
 }
 
 static void c574_link_start(struct el3_dev *el3)
 {
-	struct c574_dev *priv = c574_of(el3);
-
-	netif_carrier_off(el3->ndev);
-	priv->link_first = true;
-	schedule_delayed_work(&priv->link_poll, 0);
-}
-
-static void c574_link_stop(struct el3_dev *el3)
-{
-	cancel_delayed_work_sync(&c574_of(el3)->link_poll);
+	pcnic_link_start(&el3->nic);
 }
 
 static const struct el3_ops c574_ops = {
 	.chip_reset	= c574_chip_reset,
 	.hw_init	= c574_hw_init,
 	.link_start	= c574_link_start,
-	.link_stop	= c574_link_stop,
 };
 
 static int c574_mii_ioctl(struct net_device *ndev, struct ifreq *rq, int cmd)
@@ -245,15 +228,12 @@ static int c574_mii_ioctl(struct net_device *ndev, struct ifreq *rq, int cmd)
 }
 
 const struct net_device_ops c574_netdev_ops = {
-	.ndo_open		= el3_open,
-	.ndo_stop		= el3_stop,
+	PCNIC_NETDEV_OPS,
 	.ndo_start_xmit		= el3_start_xmit,
 	.ndo_tx_timeout		= el3_tx_timeout,
 	.ndo_set_rx_mode	= el3_set_rx_mode,
 	.ndo_get_stats64	= el3_get_stats64,
 	.ndo_eth_ioctl		= c574_mii_ioctl,
-	.ndo_set_mac_address	= eth_mac_addr,
-	.ndo_validate_addr	= eth_validate_addr,
 };
 
 /* ---- ethtool ---- */
@@ -283,13 +263,10 @@ static int c574_nway_reset(struct net_device *ndev)
 }
 
 const struct ethtool_ops c574_ethtool_ops = {
-	.get_drvinfo		= el3_get_drvinfo,
-	.get_link		= ethtool_op_get_link,
+	PCNIC_ETHTOOL_OPS,
 	.get_link_ksettings	= c574_get_link_ksettings,
 	.set_link_ksettings	= c574_set_link_ksettings,
 	.nway_reset		= c574_nway_reset,
-	.get_msglevel		= el3_get_msglevel,
-	.set_msglevel		= el3_set_msglevel,
 };
 
 /* The driver's state of a new card, in @ndev's private area. */
@@ -308,6 +285,6 @@ struct c574_dev *c574_nic_init(struct net_device *ndev,
 	priv->mii.mdio_write = c574_mdio_write;
 	priv->mii.phy_id_mask = 0x1f;
 	priv->mii.reg_num_mask = 0x1f;
-	INIT_DELAYED_WORK(&priv->link_poll, c574_link_work);
+	el3->nic.link_check = c574_link_check;
 	return priv;
 }

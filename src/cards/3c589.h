@@ -38,8 +38,6 @@ enum c589_xcvr {
 struct c589_dev {
 	struct el3_dev el3;	/* first: the shared network side */
 	enum c589_xcvr xcvr;	/* in use: never AUTO */
-	struct delayed_work media_poll;
-	bool link_first;	/* the next media poll reports the link anyway */
 };
 
 /* 3c589_nic.c */

@@ -24,9 +24,6 @@
 #define C589_PRODID_3C562	0x0562
 #define C589_CONFIG_INDEX	1
 #define C589_TX_TIMEOUT		HZ	/* the FIFO drains in 3 ms */
-#define C589_MSG_DEFAULT	(NETIF_MSG_DRV | NETIF_MSG_PROBE | \
-				 NETIF_MSG_LINK | NETIF_MSG_RX_ERR | \
-				 NETIF_MSG_TX_ERR)
 
 static int if_port;
 module_param(if_port, int, 0444);
@@ -86,7 +83,7 @@ static enum c589_xcvr c589_pick_xcvr(struct el3_dev *el3)
 	if (if_port > C589_XCVR_AUTO && if_port <= C589_XCVR_AUI)
 		return if_port;
 	if (if_port != C589_XCVR_AUTO)
-		dev_warn(&el3->link->dev,
+		dev_warn(&el3->nic.link->dev,
 			 "if_port=%d is none of 0-3; using the card's own choice\n",
 			 if_port);
 	if (el3_eeprom_read(el3->io, C589_EEPROM_READ, C589_EE_ADDR_CFG, &cfg))
@@ -113,7 +110,6 @@ static int c589_probe(struct pcmcia_device *link)
 		return -ENOMEM;
 	priv = c589_nic_init(ndev, link);
 	el3 = &priv->el3;
-	el3->msg_enable = C589_MSG_DEFAULT;
 
 	rc = c589_enable(link);
 	if (!rc)
@@ -123,7 +119,8 @@ static int c589_probe(struct pcmcia_device *link)
 	c589_set_xcvr(priv, c589_pick_xcvr(el3));
 	el3_window(el3->io, 1);
 
-	rc = el3_register(el3, &c589_netdev_ops, &c589_ethtool_ops, C589_TX_TIMEOUT);
+	rc = pcnic_register(&el3->nic, el3->io, &c589_netdev_ops,
+			    &c589_ethtool_ops, C589_TX_TIMEOUT);
 	if (rc)
 		goto fail;
 	netdev_info(ndev, "3Com 3c%s at %pR, irq %u, %pM, %s port%s\n",
@@ -133,7 +130,7 @@ static int c589_probe(struct pcmcia_device *link)
 	return 0;
 
 fail:
-	el3_release(link, ndev);
+	pcnic_release(&el3->nic);
 	return rc;
 }
 
@@ -156,9 +153,7 @@ static struct pcmcia_driver c589_driver = {
 	.owner		= THIS_MODULE,
 	.name		= "3c589_cs",
 	.probe		= c589_probe,
-	.remove		= el3_remove,
-	.suspend	= el3_pcmcia_suspend,
-	.resume		= el3_pcmcia_resume,
+	PCNIC_PCMCIA_OPS,
 	.id_table	= c589_ids,
 };
 module_pcmcia_driver(c589_driver);

@@ -2,8 +2,8 @@
 /*
  * What the 3c589 adds to the shared EtherLink III network side
  * (elink3_lib.c): the adapter's enable and IRQ select in window 0, three
- * transceivers (10BASE-T, 10BASE2, AUI) and 10BASE-T's link beat, polled
- * once a second, and ethtool.
+ * transceivers (10BASE-T, 10BASE2, AUI) and 10BASE-T's link beat, and
+ * ethtool.
  */
 
 #include <linux/etherdevice.h>
@@ -14,8 +14,6 @@
 
 #include "compat.h"
 #include "3c589.h"
-
-#define C589_MEDIA_POLL		HZ
 
 static_assert(offsetof(struct c589_dev, el3) == 0);
 
@@ -74,7 +72,7 @@ void c589_set_xcvr(struct c589_dev *priv, enum c589_xcvr xcvr)
 
 	spin_lock_irq(&el3->lock);
 	priv->xcvr = xcvr;
-	el3->ndev->if_port = c589_if_port[xcvr];
+	el3->nic.ndev->if_port = c589_if_port[xcvr];
 	if (el3->up && !el3->resetting)
 		c589_load_xcvr(priv);
 	spin_unlock_irq(&el3->lock);
@@ -99,82 +97,48 @@ static void c589_hw_stop(struct el3_dev *el3)
 }
 
 /*
- * The link: 10baseT's link beat, polled once a second.  Coax and AUI
- * have no link status; their carrier stays on.
+ * The link: 10baseT's link beat, which the link poll (pcnic.c) looks at
+ * once a second.  Coax and AUI have no link status; their carrier stays
+ * on.
  */
-static void c589_media_work(struct work_struct *work)
+static void c589_link_check(struct pcnic *nic, bool first)
 {
-	struct c589_dev *priv = container_of(to_delayed_work(work),
-					     struct c589_dev, media_poll);
-	struct el3_dev *el3 = &priv->el3;
-	struct net_device *ndev = el3->ndev;
-	bool first = priv->link_first;
-	bool link;
+	struct el3_dev *el3 = to_el3(nic);
 	u16 media;
 
-	if (!pcmcia_dev_present(el3->link))
-		return;
 	spin_lock_irq(&el3->lock);
 	if (!el3->up || el3->resetting) {
 		spin_unlock_irq(&el3->lock);
-		goto again;
+		return;
 	}
 	el3_window(el3->io, 4);
 	media = inw(el3->io + C589_MEDIA);
 	el3_window(el3->io, 1);
 	spin_unlock_irq(&el3->lock);
-	if (media == EL3_GONE)
-		return;
-
-	priv->link_first = false;
-	link = media & C589_MEDIA_LINK_BEAT;
-	if (first || link != netif_carrier_ok(ndev)) {
-		if (link) {
-			netif_carrier_on(ndev);
-			netif_info(el3, link, ndev, "link up, 10Mbps, half-duplex\n");
-		} else {
-			netif_carrier_off(ndev);
-			netif_info(el3, link, ndev, "link down\n");
-		}
-	}
-again:
-	schedule_delayed_work(&priv->media_poll, C589_MEDIA_POLL);
+	if (media != EL3_GONE)
+		pcnic_link_10(nic, media & C589_MEDIA_LINK_BEAT, first);
 }
 
 static void c589_media_start(struct el3_dev *el3)
 {
-	struct c589_dev *priv = c589_of(el3);
-
-	if (priv->xcvr != C589_XCVR_TP) {
-		netif_carrier_on(el3->ndev);
-		return;
-	}
-	netif_carrier_off(el3->ndev);
-	priv->link_first = true;
-	schedule_delayed_work(&priv->media_poll, 0);
-}
-
-static void c589_media_stop(struct el3_dev *el3)
-{
-	cancel_delayed_work_sync(&c589_of(el3)->media_poll);
+	if (c589_of(el3)->xcvr == C589_XCVR_TP)
+		pcnic_link_start(&el3->nic);
+	else
+		netif_carrier_on(el3->nic.ndev);
 }
 
 static const struct el3_ops c589_ops = {
 	.hw_init	= c589_hw_init,
 	.hw_stop	= c589_hw_stop,
 	.link_start	= c589_media_start,
-	.link_stop	= c589_media_stop,
 };
 
 const struct net_device_ops c589_netdev_ops = {
-	.ndo_open		= el3_open,
-	.ndo_stop		= el3_stop,
+	PCNIC_NETDEV_OPS,
 	.ndo_start_xmit		= el3_start_xmit,
 	.ndo_tx_timeout		= el3_tx_timeout,
 	.ndo_set_rx_mode	= el3_set_rx_mode,
 	.ndo_get_stats64	= el3_get_stats64,
-	.ndo_set_mac_address	= eth_mac_addr,
-	.ndo_validate_addr	= eth_validate_addr,
 };
 
 /* ---- ethtool ---- */
@@ -190,17 +154,10 @@ static int c589_get_link_ksettings(struct net_device *ndev,
 				   struct ethtool_link_ksettings *cmd)
 {
 	struct c589_dev *priv = netdev_priv(ndev);
-	unsigned long *modes = cmd->link_modes.supported;
 
-	linkmode_zero(modes);
-	linkmode_set_bit(ETHTOOL_LINK_MODE_10baseT_Half_BIT, modes);
-	linkmode_set_bit(ETHTOOL_LINK_MODE_TP_BIT, modes);
-	linkmode_set_bit(ETHTOOL_LINK_MODE_BNC_BIT, modes);
-	linkmode_set_bit(ETHTOOL_LINK_MODE_AUI_BIT, modes);
-	linkmode_zero(cmd->link_modes.advertising);
-	cmd->base.speed = SPEED_10;
-	cmd->base.duplex = DUPLEX_HALF;
-	cmd->base.autoneg = AUTONEG_DISABLE;
+	pcnic_ksettings_10_half(cmd);
+	linkmode_set_bit(ETHTOOL_LINK_MODE_BNC_BIT, cmd->link_modes.supported);
+	linkmode_set_bit(ETHTOOL_LINK_MODE_AUI_BIT, cmd->link_modes.supported);
 	cmd->base.port = c589_ethtool_port[READ_ONCE(priv->xcvr)];
 	return 0;
 }
@@ -223,9 +180,9 @@ static int c589_set_link_ksettings(struct net_device *ndev,
 		return -EINVAL;
 	if (xcvr == READ_ONCE(priv->xcvr))
 		return 0;
-	c589_media_stop(&priv->el3);
+	pcnic_link_stop(&priv->el3.nic);
 	c589_set_xcvr(priv, xcvr);
-	netif_info(&priv->el3, link, ndev, "switched to the %s port\n",
+	netif_info(&priv->el3.nic, link, ndev, "switched to the %s port\n",
 		   c589_xcvr_name(xcvr));
 	if (netif_running(ndev) && netif_device_present(ndev))
 		c589_media_start(&priv->el3);
@@ -233,12 +190,9 @@ static int c589_set_link_ksettings(struct net_device *ndev,
 }
 
 const struct ethtool_ops c589_ethtool_ops = {
-	.get_drvinfo		= el3_get_drvinfo,
-	.get_link		= ethtool_op_get_link,
+	PCNIC_ETHTOOL_OPS,
 	.get_link_ksettings	= c589_get_link_ksettings,
 	.set_link_ksettings	= c589_set_link_ksettings,
-	.get_msglevel		= el3_get_msglevel,
-	.set_msglevel		= el3_set_msglevel,
 };
 
 /* The driver's state of a new card, in @ndev's private area. */
@@ -248,6 +202,6 @@ struct c589_dev *c589_nic_init(struct net_device *ndev,
 	struct c589_dev *priv = netdev_priv(ndev);
 
 	el3_dev_init(&priv->el3, ndev, link, &c589_ops);
-	INIT_DELAYED_WORK(&priv->media_poll, c589_media_work);
+	priv->el3.nic.link_check = c589_link_check;
 	return priv;
 }

@@ -16,6 +16,8 @@
 #include <pcmcia/cistpl.h>
 #include <pcmcia/ds.h>
 
+#include "pcnic.h"
+
 /* DP8390 registers: page 0 unless named otherwise */
 #define AXN_CR		0x00	/* command, on every page */
 #define AXN_PSTART	0x01	/* first page of the receive ring */
@@ -116,8 +118,7 @@
 #define AXN_WANT_RESET		BIT(1)
 
 struct axn_dev {
-	struct net_device *ndev;
-	struct pcmcia_device *link;
+	struct pcnic nic;	/* first: the shared life cycle */
 	unsigned long io;
 
 	/*
@@ -143,31 +144,31 @@ struct axn_dev {
 
 	struct napi_struct napi;
 	struct work_struct restart;
-	struct delayed_work phy_poll;
 
 	struct mutex mii_lock;	/* one MII frame at a time */
 	struct mii_if_info mii;
 	bool has_phy;
 	bool phy_powerup;	/* the PHY needs CCSR's power-down bit set */
-	bool phy_first;		/* the next PHY poll reports the link anyway */
 	bool ax88790;
-	u32 msg_enable;
 };
+
+static inline struct axn_dev *to_axn(struct pcnic *nic)
+{
+	return container_of(nic, struct axn_dev, nic);
+}
 
 /* axnet_nic.c */
 extern const struct net_device_ops axn_netdev_ops;
 int axn_chip_reset(struct axn_dev *priv);
 void axn_read_mac(struct axn_dev *priv, u8 *addr);
-void axn_hw_start(struct axn_dev *priv);
-void axn_quiesce(struct axn_dev *priv);
 void axn_set_duplex(struct axn_dev *priv, bool full);
-void axn_nic_init(struct axn_dev *priv);
+struct axn_dev *axn_nic_init(struct net_device *ndev,
+			     struct pcmcia_device *link);
 
 /* axnet_phy.c */
 extern const struct ethtool_ops axn_ethtool_ops;
 int axn_mii_ioctl(struct net_device *ndev, struct ifreq *rq, int cmd);
 void axn_phy_find(struct axn_dev *priv);
 void axn_phy_start(struct axn_dev *priv);
-void axn_phy_stop(struct axn_dev *priv);
 
 #endif /* AXNET_H */

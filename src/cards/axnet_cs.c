@@ -12,7 +12,6 @@
 #include <linux/etherdevice.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
-#include <linux/rtnetlink.h>
 #include <pcmcia/cistpl.h>
 #include <pcmcia/ds.h>
 
@@ -24,9 +23,6 @@
 #define AXN_CONFIG_REGS		(PRESENT_OPTION | PRESENT_STATUS | \
 				 PRESENT_IOBASE_0 | PRESENT_IOBASE_1)
 #define AXN_TX_TIMEOUT		(2 * HZ)
-#define AXN_MSG_DEFAULT		(NETIF_MSG_DRV | NETIF_MSG_PROBE | \
-				 NETIF_MSG_LINK | NETIF_MSG_RX_ERR | \
-				 NETIF_MSG_TX_ERR)
 
 static int axn_config_check(struct pcmcia_device *link, void *data)
 {
@@ -68,36 +64,17 @@ static int axn_enable(struct pcmcia_device *link)
 	return 0;
 }
 
-static void axn_set_mac(struct axn_dev *priv)
-{
-	u8 addr[ETH_ALEN];
-
-	axn_read_mac(priv, addr);
-	if (is_valid_ether_addr(addr)) {
-		eth_hw_addr_set(priv->ndev, addr);
-	} else {
-		eth_hw_addr_random(priv->ndev);
-		dev_warn(&priv->link->dev,
-			 "the card holds no valid address (%pM), using %pM\n",
-			 addr, priv->ndev->dev_addr);
-	}
-}
-
 static int axn_probe(struct pcmcia_device *link)
 {
 	struct net_device *ndev;
 	struct axn_dev *priv;
+	u8 addr[ETH_ALEN];
 	int rc;
 
 	ndev = alloc_etherdev(sizeof(*priv));
 	if (!ndev)
 		return -ENOMEM;
-	priv = netdev_priv(ndev);
-	priv->ndev = ndev;
-	priv->link = link;
-	priv->msg_enable = AXN_MSG_DEFAULT;
-	link->priv = priv;
-	axn_nic_init(priv);
+	priv = axn_nic_init(ndev, link);
 
 	rc = axn_enable(link);
 	if (rc)
@@ -109,21 +86,15 @@ static int axn_probe(struct pcmcia_device *link)
 		rc = -EIO;
 		goto fail;
 	}
-	axn_set_mac(priv);
+	axn_read_mac(priv, addr);
+	pcnic_set_mac(&priv->nic, addr);
 	priv->ax88790 = inb(priv->io + AXN_TEST) != 0;
 	if (priv->ax88790)
 		outb(AXN_GPIO_INTERNAL_PHY, priv->io + AXN_GPIO);
 	axn_phy_find(priv);
 
-	SET_NETDEV_DEV(ndev, &link->dev);
-	ndev->netdev_ops = &axn_netdev_ops;
-	ndev->ethtool_ops = &axn_ethtool_ops;
-	ndev->watchdog_timeo = AXN_TX_TIMEOUT;
-	ndev->base_addr = priv->io;
-	ndev->irq = link->irq;
-	ndev->min_mtu = ETH_MIN_MTU;
-	ndev->max_mtu = ETH_DATA_LEN;
-	rc = register_netdev(ndev);
+	rc = pcnic_register(&priv->nic, priv->io, &axn_netdev_ops,
+			    &axn_ethtool_ops, AXN_TX_TIMEOUT);
 	if (rc)
 		goto fail;
 	netdev_info(ndev, "Asix AX88%c90 at %pR, irq %u, %pM, %s\n",
@@ -133,53 +104,8 @@ static int axn_probe(struct pcmcia_device *link)
 	return 0;
 
 fail:
-	pcmcia_disable_device(link);
-	link->priv = NULL;
-	netif_napi_del(&priv->napi);
-	free_netdev(ndev);
+	pcnic_release(&priv->nic);
 	return rc;
-}
-
-static void axn_remove(struct pcmcia_device *link)
-{
-	struct axn_dev *priv = link->priv;
-
-	netif_device_detach(priv->ndev);
-	unregister_netdev(priv->ndev);
-	pcmcia_disable_device(link);
-	link->priv = NULL;
-	free_netdev(priv->ndev);
-}
-
-/* Suspended, the card keeps nothing: resume resets and reprograms it. */
-static int axn_suspend(struct pcmcia_device *link)
-{
-	struct axn_dev *priv = link->priv;
-
-	rtnl_lock();
-	netif_device_detach(priv->ndev);
-	if (netif_running(priv->ndev)) {
-		axn_phy_stop(priv);
-		axn_quiesce(priv);
-	}
-	rtnl_unlock();
-	return 0;
-}
-
-static int axn_resume(struct pcmcia_device *link)
-{
-	struct axn_dev *priv = link->priv;
-
-	rtnl_lock();
-	if (netif_running(priv->ndev)) {
-		if (axn_chip_reset(priv))
-			netdev_err(priv->ndev, "the card did not finish its reset\n");
-		axn_hw_start(priv);
-		axn_phy_start(priv);
-	}
-	netif_device_attach(priv->ndev);
-	rtnl_unlock();
-	return 0;
 }
 
 /* The cards of upstream's axnet_cs (Linux 6.1) */
@@ -231,9 +157,7 @@ static struct pcmcia_driver axn_driver = {
 	.owner		= THIS_MODULE,
 	.name		= "axnet_cs",
 	.probe		= axn_probe,
-	.remove		= axn_remove,
-	.suspend	= axn_suspend,
-	.resume		= axn_resume,
+	PCNIC_PCMCIA_OPS,
 	.id_table	= axn_ids,
 };
 module_pcmcia_driver(axn_driver);

@@ -22,6 +22,8 @@
 #include "compat.h"
 #include "axnet.h"
 
+static_assert(offsetof(struct axn_dev, nic) == 0);
+
 #define AXN_ACK_TRIES		4	/* the AX88190 may miss an ISR write */
 #define AXN_RESET_POLLS		100	/* of 100-200 us: the reset takes < 2 ms */
 
@@ -156,7 +158,7 @@ static void axn_hw_init(struct axn_dev *priv)
 	outb(AXN_RX_STOP - 1, io + AXN_BNRY);
 	outb(CR_STP | CR_RD_NONE | CR_PAGE1, io + AXN_CR);
 	for (i = 0; i < ETH_ALEN; i++)
-		outb(priv->ndev->dev_addr[i], io + AXN_PAR0 + i);
+		outb(priv->nic.ndev->dev_addr[i], io + AXN_PAR0 + i);
 	outb(AXN_RX_START, io + AXN_CURR);
 	axn_cr(priv, CR_STP);
 	priv->next_rx = AXN_RX_START;
@@ -180,7 +182,7 @@ static void axn_napi_kick(struct axn_dev *priv)
 	local_bh_enable();
 }
 
-void axn_hw_start(struct axn_dev *priv)
+static void axn_hw_start(struct axn_dev *priv)
 {
 	spin_lock_irq(&priv->lock);
 	axn_hw_init(priv);
@@ -191,11 +193,13 @@ void axn_hw_start(struct axn_dev *priv)
 }
 
 /*
- * Stop the chip and everything that drives it: the restart work, NAPI.
- * Process context; the interrupt handler stays registered.
+ * Stop the chip and everything that drives it: the restart work, NAPI
+ * (stop and suspend, pcnic.c).  The interrupt handler stays registered.
  */
-void axn_quiesce(struct axn_dev *priv)
+static void axn_halt(struct pcnic *nic)
 {
+	struct axn_dev *priv = to_axn(nic);
+
 	spin_lock_irq(&priv->lock);
 	priv->up = false;
 	priv->want = 0;
@@ -227,7 +231,7 @@ static void axn_want(struct axn_dev *priv, unsigned int what)
 	outb(0, priv->io + AXN_IMR);
 	priv->imr = 0;
 	if (what & AXN_WANT_RESET)
-		netif_stop_queue(priv->ndev);
+		netif_stop_queue(priv->nic.ndev);
 	priv->want |= what;
 	schedule_work(&priv->restart);
 }
@@ -282,7 +286,7 @@ static void axn_tx_done(struct axn_dev *priv)
 	priv->tx_busy = -1;
 	axn_tx_kick(priv);
 	if (!priv->tx_len[priv->tx_load] && !(priv->want & AXN_WANT_RESET))
-		netif_wake_queue(priv->ndev);
+		netif_wake_queue(priv->nic.ndev);
 }
 
 static netdev_tx_t axn_start_xmit(struct sk_buff *skb, struct net_device *ndev)
@@ -357,7 +361,7 @@ static struct sk_buff *axn_rx_one(struct axn_dev *priv)
 
 	axn_dma_read(priv, at, hdr, sizeof(hdr));
 	if (!axn_in_ring(hdr[1])) {
-		netif_err(priv, rx_err, priv->ndev,
+		netif_err(&priv->nic, rx_err, priv->nic.ndev,
 			  "receive ring damaged at page %#04x: %4ph\n",
 			  priv->next_rx, hdr);
 		return ERR_PTR(-EIO);
@@ -368,13 +372,13 @@ static struct sk_buff *axn_rx_one(struct axn_dev *priv)
 		if (hdr[0] & RSR_FO)
 			st->rx_fifo_errors++;
 	} else if (len < ETH_ZLEN || len > ETH_FRAME_LEN + ETH_FCS_LEN) {
-		netif_dbg(priv, rx_err, priv->ndev, "frame of %u bytes dropped\n",
+		netif_dbg(&priv->nic, rx_err, priv->nic.ndev, "frame of %u bytes dropped\n",
 			  len);
 		st->rx_errors++;
 		st->rx_length_errors++;
 	} else {
 		/* one more byte: the data port moves words */
-		skb = netdev_alloc_skb_ip_align(priv->ndev, len + 1);
+		skb = netdev_alloc_skb_ip_align(priv->nic.ndev, len + 1);
 		if (skb) {
 			axn_dma_read(priv, at + AXN_HDR_LEN, skb->data,
 				     ALIGN(len, 2));
@@ -417,7 +421,7 @@ static int axn_rx(struct axn_dev *priv, int budget)
 		spin_unlock_irq(&priv->lock);
 		done++;
 		if (skb) {
-			skb->protocol = eth_type_trans(skb, priv->ndev);
+			skb->protocol = eth_type_trans(skb, priv->nic.ndev);
 			napi_gro_receive(&priv->napi, skb);
 		}
 	}
@@ -480,18 +484,18 @@ static void axn_restart_work(struct work_struct *work)
 	priv->want = 0;
 	spin_unlock_irq(&priv->lock);
 
-	if (!pcmcia_dev_present(priv->link)) {
+	if (!pcmcia_dev_present(priv->nic.link)) {
 		want = 0;
 	} else if (want & AXN_WANT_RESET) {
 		if (axn_chip_reset(priv))
-			netdev_err(priv->ndev, "the card did not finish its reset\n");
+			netdev_err(priv->nic.ndev, "the card did not finish its reset\n");
 		spin_lock_irq(&priv->lock);
 		up = priv->up;
 		if (up)
 			axn_hw_init(priv);
 		spin_unlock_irq(&priv->lock);
 		if (up)
-			netif_wake_queue(priv->ndev);
+			netif_wake_queue(priv->nic.ndev);
 	} else if (want & AXN_WANT_OVERRUN) {
 		axn_overrun(priv);
 	}
@@ -504,7 +508,7 @@ static void axn_restart_work(struct work_struct *work)
 
 static irqreturn_t axn_interrupt(int irq, void *data)
 {
-	struct axn_dev *priv = data;
+	struct axn_dev *priv = to_axn(data);
 	irqreturn_t ret = IRQ_NONE;
 	u8 isr;
 
@@ -599,45 +603,31 @@ static int axn_poll(struct napi_struct *napi, int budget)
 	return done;
 }
 
+/* ---- the life cycle (pcnic.c) ---- */
+
+/*
+ * A stop lets a frame on the wire finish, and the chip ignores a transmit
+ * command until then: open starts from a reset.
+ */
+static int axn_reset(struct pcnic *nic)
+{
+	return axn_chip_reset(to_axn(nic));
+}
+
+static void axn_start(struct pcnic *nic)
+{
+	axn_hw_start(to_axn(nic));
+	axn_phy_start(to_axn(nic));
+}
+
+static const struct pcnic_ops axn_pcnic_ops = {
+	.reset		= axn_reset,
+	.start		= axn_start,
+	.halt		= axn_halt,
+	.interrupt	= axn_interrupt,
+};
+
 /* ---- net_device ---- */
-
-static int axn_open(struct net_device *ndev)
-{
-	struct axn_dev *priv = netdev_priv(ndev);
-	int rc;
-
-	if (!pcmcia_dev_present(priv->link))
-		return -ENODEV;
-	/*
-	 * A stop lets a frame on the wire finish, and the chip ignores a
-	 * transmit command until then: start from a reset.
-	 */
-	rc = axn_chip_reset(priv);
-	if (rc) {
-		netdev_err(ndev, "the card did not finish its reset\n");
-		return rc;
-	}
-	rc = request_irq(priv->link->irq, axn_interrupt, IRQF_SHARED,
-			 ndev->name, priv);
-	if (rc)
-		return rc;
-	axn_hw_start(priv);
-	axn_phy_start(priv);
-	netif_start_queue(ndev);
-	return 0;
-}
-
-static int axn_stop(struct net_device *ndev)
-{
-	struct axn_dev *priv = netdev_priv(ndev);
-
-	netif_stop_queue(ndev);
-	axn_phy_stop(priv);
-	axn_quiesce(priv);
-	free_irq(priv->link->irq, priv);
-	netif_carrier_off(ndev);
-	return 0;
-}
 
 static void axn_set_rx_mode(struct net_device *ndev)
 {
@@ -682,34 +672,27 @@ static void axn_get_stats64(struct net_device *ndev,
 	spin_unlock_irqrestore(&priv->lock, flags);
 }
 
-/* The chip takes any frame up to 1518 bytes: nothing to reprogram. */
-static int axn_change_mtu(struct net_device *ndev, int mtu)
-{
-	if (mtu < ETH_MIN_MTU || mtu > ETH_DATA_LEN)
-		return -EINVAL;
-	WRITE_ONCE(ndev->mtu, mtu);
-	return 0;
-}
-
 const struct net_device_ops axn_netdev_ops = {
-	.ndo_open		= axn_open,
-	.ndo_stop		= axn_stop,
+	PCNIC_NETDEV_OPS,
 	.ndo_start_xmit		= axn_start_xmit,
 	.ndo_tx_timeout		= axn_tx_timeout,
 	.ndo_set_rx_mode	= axn_set_rx_mode,
 	.ndo_get_stats64	= axn_get_stats64,
-	.ndo_change_mtu		= axn_change_mtu,
 	.ndo_eth_ioctl		= axn_mii_ioctl,
-	.ndo_set_mac_address	= eth_mac_addr,
-	.ndo_validate_addr	= eth_validate_addr,
 };
 
-void axn_nic_init(struct axn_dev *priv)
+/* The driver's state of a new card, in @ndev's private area. */
+struct axn_dev *axn_nic_init(struct net_device *ndev,
+			     struct pcmcia_device *link)
 {
+	struct axn_dev *priv = netdev_priv(ndev);
+
+	pcnic_init(&priv->nic, ndev, link, &axn_pcnic_ops);
 	spin_lock_init(&priv->lock);
 	INIT_WORK(&priv->restart, axn_restart_work);
-	netif_napi_add(priv->ndev, &priv->napi, axn_poll);
+	netif_napi_add(ndev, &priv->napi, axn_poll);
 	priv->tx_busy = -1;
 	priv->cr_run = CR_STP;
 	priv->rcr = RCR_AB | RCR_INTT;
+	return priv;
 }

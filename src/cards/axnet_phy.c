@@ -2,8 +2,8 @@
 /*
  * The AX88190's PHY: MII management frames clocked by hand through the
  * card's MII port, the kernel's mii library on top of them for the link,
- * ethtool and the MII ioctls, and a work item that polls the link once a
- * second (the PHY has no interrupt of its own).
+ * ethtool and the MII ioctls, and the look at the link that the shared
+ * link poll takes once a second (the PHY has no interrupt of its own).
  */
 
 #include <linux/ethtool.h>
@@ -101,8 +101,8 @@ static bool axn_phy_scan(struct axn_dev *priv)
 	int phy, bmsr, id1;
 
 	for (phy = 0; phy < PHY_MAX_ADDR; phy++) {
-		bmsr = axn_mdio_read(priv->ndev, phy, MII_BMSR);
-		id1 = axn_mdio_read(priv->ndev, phy, MII_PHYSID1);
+		bmsr = axn_mdio_read(priv->nic.ndev, phy, MII_BMSR);
+		id1 = axn_mdio_read(priv->nic.ndev, phy, MII_PHYSID1);
 		if (bmsr != id1 && bmsr != 0 && bmsr != 0xffff) {
 			priv->mii.phy_id = phy;
 			return true;
@@ -111,34 +111,28 @@ static bool axn_phy_scan(struct axn_dev *priv)
 	return false;
 }
 
-static void axn_phy_work(struct work_struct *work)
+/* The link poll's look at the PHY (pcnic.c): the MAC follows its duplex. */
+static void axn_phy_check(struct pcnic *nic, bool first)
 {
-	struct axn_dev *priv = container_of(to_delayed_work(work),
-					    struct axn_dev, phy_poll);
-	bool first = priv->phy_first;
+	struct axn_dev *priv = to_axn(nic);
 
-	/* a card that is gone reads all ones: a link, to the mii library */
-	if (!pcmcia_dev_present(priv->link))
-		return;
-	priv->phy_first = false;
-	if (mii_check_media(&priv->mii, netif_msg_link(priv), first) || first)
+	if (mii_check_media(&priv->mii, netif_msg_link(nic), first) || first)
 		axn_set_duplex(priv, priv->mii.full_duplex);
-	schedule_delayed_work(&priv->phy_poll, AXN_PHY_POLL);
 }
 
 void axn_phy_find(struct axn_dev *priv)
 {
 	mutex_init(&priv->mii_lock);
-	priv->mii.dev = priv->ndev;
+	priv->mii.dev = priv->nic.ndev;
 	priv->mii.mdio_read = axn_mdio_read;
 	priv->mii.mdio_write = axn_mdio_write;
 	priv->mii.phy_id_mask = 0x1f;
 	priv->mii.reg_num_mask = 0x1f;
-	INIT_DELAYED_WORK(&priv->phy_poll, axn_phy_work);
+	priv->nic.link_check = axn_phy_check;
 
 	priv->has_phy = axn_phy_scan(priv);
 	if (!priv->has_phy &&
-	    !pcmcia_write_config_byte(priv->link, CISREG_CCSR, AXN_CCSR_PHY_ON)) {
+	    !pcmcia_write_config_byte(priv->nic.link, CISREG_CCSR, AXN_CCSR_PHY_ON)) {
 		priv->has_phy = axn_phy_scan(priv);
 		priv->phy_powerup = priv->has_phy;
 	}
@@ -147,20 +141,12 @@ void axn_phy_find(struct axn_dev *priv)
 void axn_phy_start(struct axn_dev *priv)
 {
 	if (!priv->has_phy) {
-		netif_carrier_on(priv->ndev);
+		netif_carrier_on(priv->nic.ndev);
 		return;
 	}
 	if (priv->phy_powerup)
-		pcmcia_write_config_byte(priv->link, CISREG_CCSR, AXN_CCSR_PHY_ON);
-	netif_carrier_off(priv->ndev);
-	priv->phy_first = true;
-	schedule_delayed_work(&priv->phy_poll, 0);
-}
-
-void axn_phy_stop(struct axn_dev *priv)
-{
-	if (priv->has_phy)
-		cancel_delayed_work_sync(&priv->phy_poll);
+		pcmcia_write_config_byte(priv->nic.link, CISREG_CCSR, AXN_CCSR_PHY_ON);
+	pcnic_link_start(&priv->nic);
 }
 
 int axn_mii_ioctl(struct net_device *ndev, struct ifreq *rq, int cmd)
@@ -173,16 +159,6 @@ int axn_mii_ioctl(struct net_device *ndev, struct ifreq *rq, int cmd)
 }
 
 /* ---- ethtool ---- */
-
-static void axn_get_drvinfo(struct net_device *ndev,
-			    struct ethtool_drvinfo *info)
-{
-	struct axn_dev *priv = netdev_priv(ndev);
-
-	strscpy(info->driver, KBUILD_MODNAME, sizeof(info->driver));
-	strscpy(info->bus_info, dev_name(&priv->link->dev),
-		sizeof(info->bus_info));
-}
 
 static int axn_get_link_ksettings(struct net_device *ndev,
 				  struct ethtool_link_ksettings *cmd)
@@ -214,26 +190,9 @@ static int axn_nway_reset(struct net_device *ndev)
 	return mii_nway_restart(&priv->mii);
 }
 
-static u32 axn_get_msglevel(struct net_device *ndev)
-{
-	struct axn_dev *priv = netdev_priv(ndev);
-
-	return priv->msg_enable;
-}
-
-static void axn_set_msglevel(struct net_device *ndev, u32 level)
-{
-	struct axn_dev *priv = netdev_priv(ndev);
-
-	priv->msg_enable = level;
-}
-
 const struct ethtool_ops axn_ethtool_ops = {
-	.get_drvinfo		= axn_get_drvinfo,
-	.get_link		= ethtool_op_get_link,
+	PCNIC_ETHTOOL_OPS,
 	.get_link_ksettings	= axn_get_link_ksettings,
 	.set_link_ksettings	= axn_set_link_ksettings,
 	.nway_reset		= axn_nway_reset,
-	.get_msglevel		= axn_get_msglevel,
-	.set_msglevel		= axn_set_msglevel,
 };

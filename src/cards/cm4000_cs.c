@@ -28,7 +28,6 @@
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/poll.h>
-#include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include <pcmcia/cistpl.h>
@@ -139,6 +138,9 @@ struct cmm_dev {
 };
 
 static struct scr_driver cmm_scr;
+
+/* the reader's memory is this structure (screader.c frees it) */
+static_assert(offsetof(struct cmm_dev, rdr) == 0);
 
 static struct cmm_dev *to_cmm(struct scr_dev *rdr)
 {
@@ -672,7 +674,7 @@ static void cmm_monitor_start(struct cmm_dev *dev)
 static void cmm_monitor_defer(struct cmm_dev *dev)
 {
 	if (READ_ONCE(dev->monitoring))
-		mod_delayed_work(system_wq, &dev->monitor,
+		mod_delayed_work(system_percpu_wq, &dev->monitor,
 				 msecs_to_jiffies(CMM_MONITOR_MS));
 }
 
@@ -1241,16 +1243,35 @@ static const struct file_operations cmm_fops = {
 #endif
 };
 
-static void cmm_free(struct scr_dev *rdr)
+static void cmm_setup(struct scr_dev *rdr)
 {
-	kfree(to_cmm(rdr));
+	struct cmm_dev *dev = to_cmm(rdr);
+
+	mutex_init(&dev->op_lock);
+	INIT_DELAYED_WORK(&dev->monitor, cmm_monitor);
+	dev->etu = ISO7816_ETU_DEFAULT;
+	dev->stopbits = CMM_STOPBITS_DEFAULT;
+}
+
+static bool cmm_detect(struct scr_dev *rdr)
+{
+	return cmm_reset_detect(to_cmm(rdr));
+}
+
+static void cmm_gone(struct scr_dev *rdr)
+{
+	cmm_monitor_stop(to_cmm(rdr));
 }
 
 static struct scr_driver cmm_scr = {
 	.name		= "cmm",
 	.class_name	= "cardman_4000",
+	.model		= "CardMan 4000",
 	.fops		= &cmm_fops,
-	.free		= cmm_free,
+	.size		= sizeof(struct cmm_dev),
+	.setup		= cmm_setup,
+	.detect		= cmm_detect,
+	.stop		= cmm_gone,
 	.lock		= __MUTEX_INITIALIZER(cmm_scr.lock),
 };
 
@@ -1258,61 +1279,12 @@ static struct scr_driver cmm_scr = {
 
 static int cmm_probe(struct pcmcia_device *link)
 {
-	struct cmm_dev *dev;
-	bool found;
-	int rc;
-
-	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
-	if (!dev)
-		return -ENOMEM;
-	rc = scr_enable(link);
-	if (rc)
-		goto disable;
-
-	scr_init(&dev->rdr, &cmm_scr, link);
-	mutex_init(&dev->op_lock);
-	INIT_DELAYED_WORK(&dev->monitor, cmm_monitor);
-	dev->etu = ISO7816_ETU_DEFAULT;
-	dev->stopbits = CMM_STOPBITS_DEFAULT;
-
-	scr_io_begin(&dev->rdr);
-	found = cmm_reset_detect(dev);
-	scr_io_end(&dev->rdr);
-	if (!found) {
-		dev_err(&link->dev, "no CardMan 4000 answers at %pR\n",
-			link->resource[0]);
-		rc = -ENODEV;
-		goto disable;
-	}
-	link->priv = dev;
-	rc = scr_add(&dev->rdr);
-	if (rc)
-		goto disable;
-	dev_info(&link->dev, "cmm%u: CardMan 4000 at %pR\n", dev->rdr.minor,
-		 link->resource[0]);
-	return 0;
-
-disable:
-	pcmcia_disable_device(link);
-	link->priv = NULL;
-	kfree(dev);
-	return rc;
-}
-
-static void cmm_remove(struct pcmcia_device *link)
-{
-	struct cmm_dev *dev = link->priv;
-
-	scr_remove(&dev->rdr);
-	cmm_monitor_stop(dev);
-	pcmcia_disable_device(link);
-	link->priv = NULL;
-	scr_put(&dev->rdr);
+	return scr_probe(link, &cmm_scr);
 }
 
 static int cmm_suspend(struct pcmcia_device *link)
 {
-	struct cmm_dev *dev = link->priv;
+	struct cmm_dev *dev = to_cmm(link->priv);
 
 	cmm_monitor_stop(dev);
 	/* the card loses power: a new ATR after resume */
@@ -1324,7 +1296,7 @@ static int cmm_suspend(struct pcmcia_device *link)
 
 static int cmm_resume(struct pcmcia_device *link)
 {
-	struct cmm_dev *dev = link->priv;
+	struct cmm_dev *dev = to_cmm(link->priv);
 
 	if (READ_ONCE(dev->rdr.open))
 		cmm_monitor_start(dev);
@@ -1342,7 +1314,7 @@ static struct pcmcia_driver cmm_driver = {
 	.owner		= THIS_MODULE,
 	.name		= "cm4000_cs",
 	.probe		= cmm_probe,
-	.remove		= cmm_remove,
+	.remove		= scr_pcmcia_remove,
 	.suspend	= cmm_suspend,
 	.resume		= cmm_resume,
 	.id_table	= cmm_ids,

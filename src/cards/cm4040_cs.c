@@ -21,7 +21,6 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/poll.h>
-#include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include <pcmcia/cistpl.h>
@@ -98,6 +97,9 @@ struct cmx_dev {
 };
 
 static struct scr_driver cmx_scr;
+
+/* the reader's memory is this structure (screader.c frees it) */
+static_assert(offsetof(struct cmx_dev, rdr) == 0);
 
 static struct cmx_dev *to_cmx(struct scr_dev *rdr)
 {
@@ -613,16 +615,35 @@ static const struct file_operations cmx_fops = {
 	.poll		= cmx_poll,
 };
 
-static void cmx_free(struct scr_dev *rdr)
+static void cmx_setup(struct scr_dev *rdr)
 {
-	kfree(to_cmx(rdr));
+	struct cmx_dev *dev = to_cmx(rdr);
+
+	mutex_init(&dev->op_lock);
+	INIT_DELAYED_WORK(&dev->watch, cmx_watch);
+	/* the card keeps its rate across opens; a new PC Card starts over */
+	dev->etu = ISO7816_ETU_DEFAULT;
+}
+
+static bool cmx_detect(struct scr_dev *rdr)
+{
+	return cmx_status(to_cmx(rdr)) != CMX_ST_NOBODY;
+}
+
+static void cmx_gone(struct scr_dev *rdr)
+{
+	cmx_watch_stop(to_cmx(rdr));
 }
 
 static struct scr_driver cmx_scr = {
 	.name		= "cmx",
 	.class_name	= "cardman_4040",
+	.model		= "CardMan 4040",
 	.fops		= &cmx_fops,
-	.free		= cmx_free,
+	.size		= sizeof(struct cmx_dev),
+	.setup		= cmx_setup,
+	.detect		= cmx_detect,
+	.stop		= cmx_gone,
 	.lock		= __MUTEX_INITIALIZER(cmx_scr.lock),
 };
 
@@ -630,56 +651,7 @@ static struct scr_driver cmx_scr = {
 
 static int cmx_probe(struct pcmcia_device *link)
 {
-	struct cmx_dev *dev;
-	int rc;
-	u8 st;
-
-	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
-	if (!dev)
-		return -ENOMEM;
-	rc = scr_enable(link);
-	if (rc)
-		goto disable;
-
-	scr_init(&dev->rdr, &cmx_scr, link);
-	mutex_init(&dev->op_lock);
-	INIT_DELAYED_WORK(&dev->watch, cmx_watch);
-	/* the card keeps its rate across opens; a new PC Card starts over */
-	dev->etu = ISO7816_ETU_DEFAULT;
-
-	scr_io_begin(&dev->rdr);
-	st = cmx_status(dev);
-	scr_io_end(&dev->rdr);
-	if (st == CMX_ST_NOBODY) {
-		dev_err(&link->dev, "no CardMan 4040 answers at %pR\n",
-			link->resource[0]);
-		rc = -ENODEV;
-		goto disable;
-	}
-	link->priv = dev;
-	rc = scr_add(&dev->rdr);
-	if (rc)
-		goto disable;
-	dev_info(&link->dev, "cmx%u: CardMan 4040 at %pR\n", dev->rdr.minor,
-		 link->resource[0]);
-	return 0;
-
-disable:
-	pcmcia_disable_device(link);
-	link->priv = NULL;
-	kfree(dev);
-	return rc;
-}
-
-static void cmx_remove(struct pcmcia_device *link)
-{
-	struct cmx_dev *dev = link->priv;
-
-	scr_remove(&dev->rdr);
-	cmx_watch_stop(dev);
-	pcmcia_disable_device(link);
-	link->priv = NULL;
-	scr_put(&dev->rdr);
+	return scr_probe(link, &cmx_scr);
 }
 
 static const struct pcmcia_device_id cmx_ids[] = {
@@ -694,7 +666,7 @@ static struct pcmcia_driver cmx_driver = {
 	.owner		= THIS_MODULE,
 	.name		= "cm4040_cs",
 	.probe		= cmx_probe,
-	.remove		= cmx_remove,
+	.remove		= scr_pcmcia_remove,
 	.id_table	= cmx_ids,
 };
 module_pcmcia_driver(cmx_driver);

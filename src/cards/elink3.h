@@ -12,7 +12,9 @@
  * sent, a TX status stack, the statistics of window 6.  That network side
  * is here too (struct el3_dev); a driver adds what its chip has besides
  * (struct el3_ops): the 3c589 its transceivers and link beat, the 3c574
- * its MII PHY.
+ * its MII PHY.  What every Ethernet PC Card driver shares besides (probe's
+ * last steps, remove, suspend, resume, open, stop, the link poll) is in
+ * pcnic.h.
  *
  * The drivers leave window 1 selected.  Whatever needs another window
  * (statistics, media, setup) switches there and back under the lock, so
@@ -34,6 +36,8 @@
 #include <linux/workqueue.h>
 #include <pcmcia/cistpl.h>
 #include <pcmcia/ds.h>
+
+#include "pcnic.h"
 
 /* in every window */
 #define EL3_CMD_REG		0x0e	/* write: a command */
@@ -196,9 +200,11 @@ struct el3_ops {
 	void (*hw_init)(struct el3_dev *el3);
 	/* The chip stops (lock held): its own registers, if any. */
 	void (*hw_stop)(struct el3_dev *el3);
-	/* Follow the link from open or resume on; stop that.  Process context. */
+	/*
+	 * Follow the link from open or resume on, process context; the
+	 * link poll (pcnic.c) stops with the chip.
+	 */
 	void (*link_start)(struct el3_dev *el3);
-	void (*link_stop)(struct el3_dev *el3);
 };
 
 /*
@@ -206,8 +212,7 @@ struct el3_ops {
  * of the net_device.
  */
 struct el3_dev {
-	struct net_device *ndev;
-	struct pcmcia_device *link;
+	struct pcnic nic;		/* first: the shared life cycle */
 	unsigned long io;
 	const struct el3_ops *ops;
 	unsigned int w1;		/* where window 1's FIFO registers are */
@@ -229,8 +234,12 @@ struct el3_dev {
 
 	struct napi_struct napi;
 	struct work_struct restart;
-	u32 msg_enable;
 };
+
+static inline struct el3_dev *to_el3(struct pcnic *nic)
+{
+	return container_of(nic, struct el3_dev, nic);
+}
 
 int el3_cmd_wait(unsigned long io, enum el3_op op, u16 arg);
 int el3_cmd_wait_atomic(unsigned long io, enum el3_op op, u16 arg);
@@ -243,31 +252,16 @@ void el3_dev_init(struct el3_dev *el3, struct net_device *ndev,
 		  struct pcmcia_device *link, const struct el3_ops *ops);
 int el3_chip_reset(struct el3_dev *el3);
 int el3_txrx_reset(struct el3_dev *el3);
-void el3_start(struct el3_dev *el3);
-void el3_halt(struct el3_dev *el3);
-void el3_suspend(struct el3_dev *el3);
-void el3_resume(struct el3_dev *el3);
 void el3_read_stats(struct el3_dev *el3);
-int el3_open(struct net_device *ndev);
-int el3_stop(struct net_device *ndev);
 netdev_tx_t el3_start_xmit(struct sk_buff *skb, struct net_device *ndev);
 void el3_tx_timeout(struct net_device *ndev, unsigned int txqueue);
 void el3_set_rx_mode(struct net_device *ndev);
 void el3_get_stats64(struct net_device *ndev, struct rtnl_link_stats64 *stats);
-void el3_get_drvinfo(struct net_device *ndev, struct ethtool_drvinfo *info);
 
 /* the PC Card side */
 int el3_read_mac(struct el3_dev *el3, u16 read_op, unsigned int node_word);
 int el3_check_chip(struct el3_dev *el3, const char *name);
 int el3_probe_chip(struct el3_dev *el3, const char *name, u16 read_op,
 		   unsigned int node_word);
-int el3_register(struct el3_dev *el3, const struct net_device_ops *ops,
-		 const struct ethtool_ops *ethtool_ops, unsigned int timeo);
-void el3_release(struct pcmcia_device *link, struct net_device *ndev);
-void el3_remove(struct pcmcia_device *link);
-int el3_pcmcia_suspend(struct pcmcia_device *link);
-int el3_pcmcia_resume(struct pcmcia_device *link);
-u32 el3_get_msglevel(struct net_device *ndev);
-void el3_set_msglevel(struct net_device *ndev, u32 level);
 
 #endif /* PCL_ELINK3_H */

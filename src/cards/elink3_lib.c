@@ -24,13 +24,14 @@
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/interrupt.h>
-#include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <pcmcia/cistpl.h>
 
 #include "compat.h"
 #include "elink3.h"
+
+static_assert(offsetof(struct el3_dev, nic) == 0);
 
 #define EL3_IRQ_ROUNDS		8	/* status words per interrupt */
 #define EL3_TX_STACK		32	/* entries the TX status stack can hold */
@@ -158,7 +159,7 @@ int el3_read_mac(struct el3_dev *el3, u16 read_op, unsigned int node_word)
 	u16 word;
 	int i, rc;
 
-	if (!el3_cis_node_id(el3->link, addr)) {
+	if (!el3_cis_node_id(el3->nic.link, addr)) {
 		for (i = 0; i < ETH_ALEN / 2; i++) {
 			rc = el3_eeprom_read(el3->io, read_op, node_word + i, &word);
 			if (rc)
@@ -167,20 +168,14 @@ int el3_read_mac(struct el3_dev *el3, u16 read_op, unsigned int node_word)
 			addr[2 * i + 1] = word & 0xff;
 		}
 	}
-	if (is_valid_ether_addr(addr)) {
-		eth_hw_addr_set(el3->ndev, addr);
-		return 0;
-	}
-	eth_hw_addr_random(el3->ndev);
-	dev_warn(&el3->link->dev, "the card holds no valid address (%pM), using %pM\n",
-		 addr, el3->ndev->dev_addr);
+	pcnic_set_mac(&el3->nic, addr);
 	return 0;
 }
 
 /* The chip behind the ports: a 3Com one that finishes its resets. */
 int el3_check_chip(struct el3_dev *el3, const char *name)
 {
-	struct pcmcia_device *link = el3->link;
+	struct pcmcia_device *link = el3->nic.link;
 	u16 id;
 
 	el3_window(el3->io, 0);
@@ -208,61 +203,15 @@ int el3_probe_chip(struct el3_dev *el3, const char *name, u16 read_op,
 {
 	int rc;
 
-	el3->io = el3->link->resource[0]->start;
+	el3->io = el3->nic.link->resource[0]->start;
 	rc = el3_check_chip(el3, name);
 	if (rc)
 		return rc;
 	el3_window(el3->io, 0);
 	rc = el3_read_mac(el3, read_op, node_word);
 	if (rc)
-		dev_err(&el3->link->dev, "cannot read the card's EEPROM (%d)\n", rc);
+		dev_err(&el3->nic.link->dev, "cannot read the card's EEPROM (%d)\n", rc);
 	return rc;
-}
-
-/* The net_device of a probed card, registered with the chip's operations. */
-int el3_register(struct el3_dev *el3, const struct net_device_ops *ops,
-		 const struct ethtool_ops *ethtool_ops, unsigned int timeo)
-{
-	struct net_device *ndev = el3->ndev;
-
-	SET_NETDEV_DEV(ndev, &el3->link->dev);
-	ndev->netdev_ops = ops;
-	ndev->ethtool_ops = ethtool_ops;
-	ndev->watchdog_timeo = timeo;
-	ndev->base_addr = el3->io;
-	ndev->irq = el3->link->irq;
-	netif_carrier_off(ndev);	/* until open finds the link */
-	return register_netdev(ndev);
-}
-
-/* The card's resources and the net_device (unregistered) go; NAPI with it. */
-void el3_release(struct pcmcia_device *link, struct net_device *ndev)
-{
-	pcmcia_disable_device(link);
-	link->priv = NULL;
-	free_netdev(ndev);
-}
-
-/* The PC Card driver's remove, suspend and resume of both chips. */
-void el3_remove(struct pcmcia_device *link)
-{
-	struct net_device *ndev = ((struct el3_dev *)link->priv)->ndev;
-
-	netif_device_detach(ndev);
-	unregister_netdev(ndev);
-	el3_release(link, ndev);
-}
-
-int el3_pcmcia_suspend(struct pcmcia_device *link)
-{
-	el3_suspend(link->priv);
-	return 0;
-}
-
-int el3_pcmcia_resume(struct pcmcia_device *link)
-{
-	el3_resume(link->priv);
-	return 0;
 }
 
 /* ---- the network side ---- */
@@ -334,7 +283,7 @@ static void el3_hw_init(struct el3_dev *el3)
 
 	el3_window(io, 2);
 	for (i = 0; i < ETH_ALEN; i++)
-		outb(el3->ndev->dev_addr[i], io + i);
+		outb(el3->nic.ndev->dev_addr[i], io + i);
 	el3_window(io, 1);
 	el3->ops->hw_init(el3);
 	/* what the counters hold from before is counted, then they run */
@@ -360,11 +309,12 @@ static void el3_hw_start(struct el3_dev *el3)
 }
 
 /*
- * Stop the chip and everything that drives it: the restart work, NAPI.
- * Process context; the interrupt handler stays registered.
+ * Stop the chip and everything that drives it: the restart work, NAPI
+ * (stop and suspend, pcnic.c).  The interrupt handler stays registered.
  */
-static void el3_quiesce(struct el3_dev *el3)
+static void el3_halt(struct pcnic *nic)
 {
+	struct el3_dev *el3 = to_el3(nic);
 	unsigned long io = el3->io;
 	bool running;
 
@@ -387,48 +337,13 @@ static void el3_quiesce(struct el3_dev *el3)
 	napi_disable(&el3->napi);
 }
 
-/* The card programmed and running, its link followed: open and resume. */
-void el3_start(struct el3_dev *el3)
-{
-	el3_hw_start(el3);
-	el3->ops->link_start(el3);
-}
-
-/* Nothing runs on the card any more: stop and suspend. */
-void el3_halt(struct el3_dev *el3)
-{
-	el3->ops->link_stop(el3);
-	el3_quiesce(el3);
-}
-
-/* Suspended, the card keeps nothing: resume resets and reprograms it. */
-void el3_suspend(struct el3_dev *el3)
-{
-	rtnl_lock();
-	netif_device_detach(el3->ndev);
-	if (netif_running(el3->ndev))
-		el3_halt(el3);
-	rtnl_unlock();
-}
-
-void el3_resume(struct el3_dev *el3)
-{
-	rtnl_lock();
-	if (netif_running(el3->ndev) && el3_chip_reset(el3))
-		netdev_err(el3->ndev, "the card did not finish its reset\n");
-	if (netif_running(el3->ndev))
-		el3_start(el3);
-	netif_device_attach(el3->ndev);
-	rtnl_unlock();
-}
-
 /* Hand the chip to the restart work (lock held). */
 static void el3_want(struct el3_dev *el3, unsigned int what)
 {
 	if (!el3->up)
 		return;
 	el3_set_irq_mask(el3, 0);
-	netif_stop_queue(el3->ndev);
+	netif_stop_queue(el3->nic.ndev);
 	el3->want |= what;
 	schedule_work(&el3->restart);
 }
@@ -440,7 +355,7 @@ static void el3_tx_wait_room(struct el3_dev *el3)
 {
 	unsigned int unit = 1U << el3->thresh_shift;
 
-	netif_stop_queue(el3->ndev);
+	netif_stop_queue(el3->nic.ndev);
 	el3_cmd(el3->io, EL3_OP_SET_TX_THRESH,
 		DIV_ROUND_UP(EL3_TX_ROOM_MAX, unit));
 }
@@ -516,7 +431,7 @@ static unsigned int el3_tx_errors(struct el3_dev *el3)
 			   EL3_TXS_MAX_COLL)) {
 			st->tx_errors++;
 			stopped = true;
-			netif_dbg(el3, tx_err, el3->ndev,
+			netif_dbg(&el3->nic, tx_err, el3->nic.ndev,
 				  "frame not sent, TX status %#04x\n", txs);
 		}
 		if (txs & EL3_TXS_MAX_COLL) {
@@ -572,7 +487,7 @@ static void el3_rx_error(struct el3_dev *el3, u16 rxs)
 		st->rx_crc_errors++;
 		break;
 	}
-	netif_dbg(el3, rx_err, el3->ndev, "frame dropped, RX status %#06x\n",
+	netif_dbg(&el3->nic, rx_err, el3->nic.ndev, "frame dropped, RX status %#06x\n",
 		  rxs);
 }
 
@@ -599,7 +514,7 @@ static struct sk_buff *el3_rx_one(struct el3_dev *el3)
 		st->rx_length_errors++;
 	} else {
 		/* the FIFO gives whole 32-bit words */
-		skb = netdev_alloc_skb_ip_align(el3->ndev, ALIGN(len, 4));
+		skb = netdev_alloc_skb_ip_align(el3->nic.ndev, ALIGN(len, 4));
 		if (skb) {
 			insl(io + el3->w1 + EL3_W1_FIFO, skb->data,
 			     ALIGN(len, 4) / 4);
@@ -613,7 +528,7 @@ static struct sk_buff *el3_rx_one(struct el3_dev *el3)
 		}
 	}
 	if (el3_cmd_wait_atomic(io, EL3_OP_RX_DISCARD, 0) == -ETIMEDOUT) {
-		netif_err(el3, rx_err, el3->ndev,
+		netif_err(&el3->nic, rx_err, el3->nic.ndev,
 			  "the chip does not drop a received frame, resetting the receiver\n");
 		el3_want(el3, EL3_WANT_RX_RESET);
 	}
@@ -638,7 +553,7 @@ static int el3_poll(struct napi_struct *napi, int budget)
 			break;
 		done++;
 		if (skb) {
-			skb->protocol = eth_type_trans(skb, el3->ndev);
+			skb->protocol = eth_type_trans(skb, el3->nic.ndev);
 			napi_gro_receive(napi, skb);
 		}
 	}
@@ -666,7 +581,7 @@ static unsigned int el3_adapter_failure(struct el3_dev *el3)
 	el3_window(io, 4);
 	diag = inw(io + EL3_W4_FIFO_DIAG);
 	el3_window(io, 1);
-	netif_err(el3, hw, el3->ndev, "adapter failure, FIFO diagnostics %#06x\n",
+	netif_err(&el3->nic, hw, el3->nic.ndev, "adapter failure, FIFO diagnostics %#06x\n",
 		  diag);
 	if (diag & EL3_DIAG_TX_OVERRUN) {
 		el3->stats.tx_fifo_errors++;
@@ -682,7 +597,7 @@ static unsigned int el3_adapter_failure(struct el3_dev *el3)
 
 static irqreturn_t el3_interrupt(int irq, void *data)
 {
-	struct el3_dev *el3 = data;
+	struct el3_dev *el3 = to_el3(data);
 	unsigned long io = el3->io;
 	irqreturn_t ret = IRQ_NONE;
 	unsigned int want = 0;
@@ -707,7 +622,7 @@ static irqreturn_t el3_interrupt(int irq, void *data)
 		if (status & EL3_ST_TX_AVAIL) {
 			el3_cmd(io, EL3_OP_ACK_INTR, EL3_ST_TX_AVAIL);
 			if (!want)
-				netif_wake_queue(el3->ndev);
+				netif_wake_queue(el3->nic.ndev);
 		}
 		if (status & EL3_ST_STATS_FULL)
 			el3_read_stats(el3);
@@ -722,7 +637,7 @@ static irqreturn_t el3_interrupt(int irq, void *data)
 	}
 	if (round == EL3_IRQ_ROUNDS) {
 		if (net_ratelimit())
-			netdev_warn(el3->ndev,
+			netdev_warn(el3->nic.ndev,
 				    "events keep coming (status %#06x), acknowledging them all\n",
 				    inw(io + EL3_STATUS_REG));
 		el3_cmd(io, EL3_OP_ACK_INTR, EL3_ST_ALL);
@@ -748,14 +663,14 @@ static void el3_restart_work(struct work_struct *work)
 		goto out;
 
 	/* commands and the status word are in every window: no lock */
-	if (!pcmcia_dev_present(el3->link))
+	if (!pcmcia_dev_present(el3->nic.link))
 		rc = -ENODEV;
 	if (!rc && (want & EL3_WANT_TX_RESET))
 		rc = el3_cmd_wait(io, EL3_OP_TX_RESET, 0);
 	if (!rc && (want & EL3_WANT_RX_RESET))
 		rc = el3_cmd_wait(io, EL3_OP_RX_RESET, 0);
 	if (rc && rc != -ENODEV)
-		netdev_err(el3->ndev, "the card did not finish its reset (%d)\n", rc);
+		netdev_err(el3->nic.ndev, "the card did not finish its reset (%d)\n", rc);
 
 	spin_lock_irq(&el3->lock);
 	el3->resetting = false;
@@ -768,46 +683,37 @@ static void el3_restart_work(struct work_struct *work)
 		}
 		el3_cmd(io, EL3_OP_ACK_INTR, EL3_ST_ALL);
 		el3_set_irq_mask(el3, EL3_IRQS);
-		netif_wake_queue(el3->ndev);
+		netif_wake_queue(el3->nic.ndev);
 	}
 	spin_unlock_irq(&el3->lock);
 out:
 	napi_enable(&el3->napi);
 }
 
+/* ---- the life cycle (pcnic.c) ---- */
+
+static int el3_reset(struct pcnic *nic)
+{
+	return el3_chip_reset(to_el3(nic));
+}
+
+/* The card programmed and running, its link followed: open and resume. */
+static void el3_start(struct pcnic *nic)
+{
+	struct el3_dev *el3 = to_el3(nic);
+
+	el3_hw_start(el3);
+	el3->ops->link_start(el3);
+}
+
+static const struct pcnic_ops el3_pcnic_ops = {
+	.reset		= el3_reset,
+	.start		= el3_start,
+	.halt		= el3_halt,
+	.interrupt	= el3_interrupt,
+};
+
 /* ---- net_device ---- */
-
-int el3_open(struct net_device *ndev)
-{
-	struct el3_dev *el3 = netdev_priv(ndev);
-	int rc;
-
-	if (!pcmcia_dev_present(el3->link))
-		return -ENODEV;
-	rc = el3_chip_reset(el3);
-	if (rc) {
-		netdev_err(ndev, "the card did not finish its reset\n");
-		return rc;
-	}
-	rc = request_irq(el3->link->irq, el3_interrupt, IRQF_SHARED,
-			 ndev->name, el3);
-	if (rc)
-		return rc;
-	el3_start(el3);
-	netif_start_queue(ndev);
-	return 0;
-}
-
-int el3_stop(struct net_device *ndev)
-{
-	struct el3_dev *el3 = netdev_priv(ndev);
-
-	netif_stop_queue(ndev);
-	el3_halt(el3);
-	free_irq(el3->link->irq, el3);
-	netif_carrier_off(ndev);
-	return 0;
-}
 
 /*
  * All multicast groups or none: the 3c589 has no multicast filter, and
@@ -842,31 +748,6 @@ void el3_get_stats64(struct net_device *ndev, struct rtnl_link_stats64 *stats)
 	spin_unlock_irqrestore(&el3->lock, flags);
 }
 
-/* ---- ethtool ---- */
-
-void el3_get_drvinfo(struct net_device *ndev, struct ethtool_drvinfo *info)
-{
-	struct el3_dev *el3 = netdev_priv(ndev);
-
-	strscpy(info->driver, KBUILD_MODNAME, sizeof(info->driver));
-	strscpy(info->bus_info, dev_name(&el3->link->dev),
-		sizeof(info->bus_info));
-}
-
-u32 el3_get_msglevel(struct net_device *ndev)
-{
-	struct el3_dev *el3 = netdev_priv(ndev);
-
-	return el3->msg_enable;
-}
-
-void el3_set_msglevel(struct net_device *ndev, u32 level)
-{
-	struct el3_dev *el3 = netdev_priv(ndev);
-
-	el3->msg_enable = level;
-}
-
 /*
  * The network side of a new card, at the start of @ndev's private area;
  * the driver sets io, w1, thresh_shift and stats_upper before open.
@@ -874,10 +755,8 @@ void el3_set_msglevel(struct net_device *ndev, u32 level)
 void el3_dev_init(struct el3_dev *el3, struct net_device *ndev,
 		  struct pcmcia_device *link, const struct el3_ops *ops)
 {
-	el3->ndev = ndev;
-	el3->link = link;
+	pcnic_init(&el3->nic, ndev, link, &el3_pcnic_ops);
 	el3->ops = ops;
-	link->priv = el3;
 	spin_lock_init(&el3->lock);
 	INIT_WORK(&el3->restart, el3_restart_work);
 	netif_napi_add(ndev, &el3->napi, el3_poll);

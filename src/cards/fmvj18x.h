@@ -15,6 +15,8 @@
 #include <pcmcia/cistpl.h>
 #include <pcmcia/ds.h>
 
+#include "pcnic.h"
+
 /* Registers 0-7, in every bank */
 #define NICE_TXSTAT	0x00	/* bits written as ones clear */
 #define NICE_RXSTAT	0x01
@@ -90,12 +92,9 @@
 #define RXCTL_SKIP	0x04	/* drop the rest of the frame being read */
 
 #define FMV_RX_HDR	4	/* status, reserved, length (le16) */
-#define FMV_MSG_DEFAULT	(NETIF_MSG_DRV | NETIF_MSG_PROBE | NETIF_MSG_LINK | \
-			 NETIF_MSG_RX_ERR | NETIF_MSG_TX_ERR)
 
 struct fmv_dev {
-	struct net_device *ndev;
-	struct pcmcia_device *link;
+	struct pcnic nic;	/* first: the shared life cycle */
 	unsigned long io;
 	bool has_lanctl;	/* an MBH10302: the card gates the interrupt */
 
@@ -108,7 +107,7 @@ struct fmv_dev {
 	u8 config0;		/* with the transmit buffer size */
 	unsigned int tx_room;	/* bytes in one transmit buffer */
 	u8 rxmode;
-	u8 hash[8];
+	u8 hash[PCNIC_MC_FILTER_LEN];
 	bool hash_pending;	/* to load once the transmitter is idle */
 	unsigned int fill_frames;	/* in the buffer the host writes */
 	unsigned int fill_bytes;
@@ -117,15 +116,17 @@ struct fmv_dev {
 	struct rtnl_link_stats64 stats;
 
 	struct napi_struct napi;
-	u32 msg_enable;
 };
+
+static inline struct fmv_dev *to_fmv(struct pcnic *nic)
+{
+	return container_of(nic, struct fmv_dev, nic);
+}
 
 /* fmvj18x_nic.c */
 extern const struct net_device_ops fmv_netdev_ops;
-extern const struct ethtool_ops fmv_ethtool_ops;
-void fmv_nic_init(struct fmv_dev *priv, bool big_tx_buffers);
-void fmv_hw_start(struct fmv_dev *priv);
-void fmv_quiesce(struct fmv_dev *priv);
+struct fmv_dev *fmv_nic_init(struct net_device *ndev,
+			     struct pcmcia_device *link, bool big_tx_buffers);
 void fmv_chip_standby(struct fmv_dev *priv);
 
 #endif /* FMVJ18X_H */

@@ -21,7 +21,6 @@
 #include <linux/etherdevice.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
-#include <linux/rtnetlink.h>
 #include <pcmcia/cistpl.h>
 #include <pcmcia/ds.h>
 
@@ -114,18 +113,6 @@ static bool fmv_chip_answers(struct fmv_dev *priv)
 	return inb(priv->io + NICE_CONFIG0) == want;
 }
 
-static void fmv_set_mac(struct fmv_dev *priv, const u8 *addr)
-{
-	if (is_valid_ether_addr(addr)) {
-		eth_hw_addr_set(priv->ndev, addr);
-	} else {
-		eth_hw_addr_random(priv->ndev);
-		dev_warn(&priv->link->dev,
-			 "the card holds no valid address (%pM), using %pM\n",
-			 addr, priv->ndev->dev_addr);
-	}
-}
-
 static int fmv_probe(struct pcmcia_device *link)
 {
 	struct net_device *ndev;
@@ -137,11 +124,7 @@ static int fmv_probe(struct pcmcia_device *link)
 	ndev = alloc_etherdev(sizeof(*priv));
 	if (!ndev)
 		return -ENOMEM;
-	priv = netdev_priv(ndev);
-	priv->ndev = ndev;
-	priv->link = link;
-	link->priv = priv;
-	fmv_nic_init(priv, sram_config != 0);
+	priv = fmv_nic_init(ndev, link, sram_config != 0);
 
 	in_cis = fmv_cis_address(link, addr) == 0;
 	priv->has_lanctl = !in_cis || link->config_base == FMV_MBH10302_BASE;
@@ -159,20 +142,12 @@ static int fmv_probe(struct pcmcia_device *link)
 		for (i = 0; i < ETH_ALEN; i++)
 			addr[i] = inb(priv->io + FMV_PROM + i);
 	}
-	fmv_set_mac(priv, addr);
+	pcnic_set_mac(&priv->nic, addr);
 	fmv_chip_standby(priv);
 
-	SET_NETDEV_DEV(ndev, &link->dev);
-	ndev->netdev_ops = &fmv_netdev_ops;
-	ndev->ethtool_ops = &fmv_ethtool_ops;
-	ndev->watchdog_timeo = FMV_TX_TIMEOUT;
-	ndev->base_addr = priv->io;
-	ndev->irq = link->irq;
-	ndev->min_mtu = ETH_MIN_MTU;
-	ndev->max_mtu = ETH_DATA_LEN;
-	/* on from open on: the kernel sees the change and the interface runs */
-	netif_carrier_off(ndev);
-	rc = register_netdev(ndev);
+	/* 10BASE-T, half duplex, nothing to negotiate; the carrier on while open */
+	rc = pcnic_register(&priv->nic, priv->io, &fmv_netdev_ops,
+			    &pcnic_ethtool_10_half, FMV_TX_TIMEOUT);
 	if (rc)
 		goto fail;
 	netdev_info(ndev, "Fujitsu MB86960 at %pR, irq %u, %pM (%s), %uK TX*2\n",
@@ -183,51 +158,8 @@ static int fmv_probe(struct pcmcia_device *link)
 	return 0;
 
 fail:
-	pcmcia_disable_device(link);
-	link->priv = NULL;
-	netif_napi_del(&priv->napi);
-	free_netdev(ndev);
+	pcnic_release(&priv->nic);
 	return rc;
-}
-
-static void fmv_remove(struct pcmcia_device *link)
-{
-	struct fmv_dev *priv = link->priv;
-
-	netif_device_detach(priv->ndev);
-	unregister_netdev(priv->ndev);
-	pcmcia_disable_device(link);
-	link->priv = NULL;
-	free_netdev(priv->ndev);
-}
-
-/* Suspended, the card keeps nothing: resume programs it anew. */
-static int fmv_suspend(struct pcmcia_device *link)
-{
-	struct fmv_dev *priv = link->priv;
-
-	rtnl_lock();
-	netif_device_detach(priv->ndev);
-	if (netif_running(priv->ndev)) {
-		fmv_quiesce(priv);
-		netif_carrier_off(priv->ndev);
-	}
-	rtnl_unlock();
-	return 0;
-}
-
-static int fmv_resume(struct pcmcia_device *link)
-{
-	struct fmv_dev *priv = link->priv;
-
-	rtnl_lock();
-	if (netif_running(priv->ndev)) {
-		fmv_hw_start(priv);
-		netif_carrier_on(priv->ndev);
-	}
-	netif_device_attach(priv->ndev);
-	rtnl_unlock();
-	return 0;
 }
 
 /* The single-function cards of upstream's fmvj18x_cs (Linux 6.1) */
@@ -273,9 +205,7 @@ static struct pcmcia_driver fmv_driver = {
 	.owner		= THIS_MODULE,
 	.name		= "fmvj18x_cs",
 	.probe		= fmv_probe,
-	.remove		= fmv_remove,
-	.suspend	= fmv_suspend,
-	.resume		= fmv_resume,
+	PCNIC_PCMCIA_OPS,
 	.id_table	= fmv_ids,
 };
 module_pcmcia_driver(fmv_driver);

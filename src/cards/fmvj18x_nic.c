@@ -11,11 +11,8 @@
  * status registers and the frames' headers.
  */
 
-#include <linux/crc32.h>
 #include <linux/etherdevice.h>
-#include <linux/ethtool.h>
 #include <linux/interrupt.h>
-#include <linux/linkmode.h>
 #include <linux/io.h>
 #include <linux/netdevice.h>
 #include <linux/sizes.h>
@@ -23,6 +20,8 @@
 
 #include "compat.h"
 #include "fmvj18x.h"
+
+static_assert(offsetof(struct fmv_dev, nic) == 0);
 
 #define FMV_TX_IRQS	(TXS_DONE | TXS_BUSERR)
 #define FMV_RX_IRQS	(RXS_READY | RXS_OVERFLOW | RXS_CRC | RXS_ALIGN | \
@@ -74,7 +73,7 @@ static void fmv_hw_init(struct fmv_dev *priv)
 		outb(FMV_LANCTL_QUIET, io + FMV_LANCTL);
 	fmv_bank(priv, CONFIG1_BANK0);
 	for (i = 0; i < ETH_ALEN; i++)
-		outb(priv->ndev->dev_addr[i], io + NICE_NODE + i);
+		outb(priv->nic.ndev->dev_addr[i], io + NICE_NODE + i);
 	outb(TXMODE_NORMAL, io + NICE_TXMODE);
 	fmv_bank(priv, CONFIG1_BANK2);
 	outb(COLCTL_SKIP, io + NICE_COLCTL);
@@ -95,7 +94,7 @@ static void fmv_irqs_on(struct fmv_dev *priv)
 		outb(FMV_LANCTL_IRQ, priv->io + FMV_LANCTL);
 }
 
-void fmv_hw_start(struct fmv_dev *priv)
+static void fmv_hw_start(struct fmv_dev *priv)
 {
 	spin_lock_irq(&priv->lock);
 	fmv_hw_init(priv);
@@ -119,7 +118,7 @@ void fmv_chip_standby(struct fmv_dev *priv)
 }
 
 /* Stop the chip and NAPI: process context, the handler still registered. */
-void fmv_quiesce(struct fmv_dev *priv)
+static void fmv_quiesce(struct fmv_dev *priv)
 {
 	spin_lock_irq(&priv->lock);
 	priv->up = false;
@@ -158,7 +157,7 @@ static void fmv_tx_done(struct fmv_dev *priv, u8 txstat)
 
 	if (txstat & TXS_BUSERR) {
 		/* the buffer took less than was written: a driver bug */
-		netif_err(priv, tx_err, priv->ndev,
+		netif_err(&priv->nic, tx_err, priv->nic.ndev,
 			  "transmit buffer overrun (status %#04x)\n", txstat);
 		st->tx_errors++;
 	}
@@ -178,7 +177,7 @@ static void fmv_tx_done(struct fmv_dev *priv, u8 txstat)
 		fmv_load_filter(priv);
 	fmv_tx_kick(priv);
 	if (priv->up && fmv_tx_room(priv))
-		netif_wake_queue(priv->ndev);
+		netif_wake_queue(priv->nic.ndev);
 }
 
 static netdev_tx_t fmv_start_xmit(struct sk_buff *skb, struct net_device *ndev)
@@ -267,7 +266,7 @@ static struct sk_buff *fmv_rx_one(struct fmv_dev *priv)
 	status = inw(io + NICE_DATA);
 	len = inw(io + NICE_DATA);
 	if (!(status & RXS_GOOD) || len < ETH_HLEN || len > FMV_MAX_RX) {
-		netif_dbg(priv, rx_err, priv->ndev,
+		netif_dbg(&priv->nic, rx_err, priv->nic.ndev,
 			  "frame dropped: status %#04x, %u bytes\n", status, len);
 		fmv_count_rx_errors(priv, status);
 		if (status & RXS_GOOD) {
@@ -278,7 +277,7 @@ static struct sk_buff *fmv_rx_one(struct fmv_dev *priv)
 		return NULL;
 	}
 	/* one more byte: the data port moves words */
-	skb = netdev_alloc_skb_ip_align(priv->ndev, len + 1);
+	skb = netdev_alloc_skb_ip_align(priv->nic.ndev, len + 1);
 	if (!skb) {
 		st->rx_dropped++;
 		outb(RXCTL_SKIP, io + NICE_RXCTL);
@@ -307,7 +306,7 @@ static int fmv_poll(struct napi_struct *napi, int budget)
 			break;
 		done++;
 		if (skb) {
-			skb->protocol = eth_type_trans(skb, priv->ndev);
+			skb->protocol = eth_type_trans(skb, priv->nic.ndev);
 			napi_gro_receive(napi, skb);
 		}
 	}
@@ -324,7 +323,7 @@ static int fmv_poll(struct napi_struct *napi, int budget)
 
 static irqreturn_t fmv_interrupt(int irq, void *data)
 {
-	struct fmv_dev *priv = data;
+	struct fmv_dev *priv = to_fmv(data);
 	unsigned long io = priv->io;
 	irqreturn_t ret = IRQ_NONE;
 	u8 txstat, rxstat, rxmask;
@@ -362,59 +361,37 @@ out:
 	return ret;
 }
 
-/* ---- net_device ---- */
+/* ---- the life cycle (pcnic.c) ---- */
 
-static int fmv_open(struct net_device *ndev)
+static void fmv_start(struct pcnic *nic)
 {
-	struct fmv_dev *priv = netdev_priv(ndev);
-	int rc;
-
-	if (!pcmcia_dev_present(priv->link))
-		return -ENODEV;
-	rc = request_irq(priv->link->irq, fmv_interrupt, IRQF_SHARED,
-			 ndev->name, priv);
-	if (rc)
-		return rc;
-	fmv_hw_start(priv);
+	fmv_hw_start(to_fmv(nic));
 	/* the chip has no link status: the wire is taken as there */
-	netif_carrier_on(ndev);
-	netif_info(priv, link, ndev, "link up, 10Mbps, half-duplex\n");
-	netif_start_queue(ndev);
-	return 0;
+	pcnic_link_10(nic, true, false);
 }
 
-static int fmv_stop(struct net_device *ndev)
+static void fmv_halt(struct pcnic *nic)
 {
-	struct fmv_dev *priv = netdev_priv(ndev);
-
-	netif_stop_queue(ndev);
-	fmv_quiesce(priv);
-	free_irq(priv->link->irq, priv);
-	netif_carrier_off(ndev);
-	return 0;
+	fmv_quiesce(to_fmv(nic));
+	netif_carrier_off(nic->ndev);
 }
+
+static const struct pcnic_ops fmv_pcnic_ops = {
+	.start		= fmv_start,
+	.halt		= fmv_halt,
+	.interrupt	= fmv_interrupt,
+};
+
+/* ---- net_device ---- */
 
 static void fmv_set_rx_mode(struct net_device *ndev)
 {
 	struct fmv_dev *priv = netdev_priv(ndev);
-	struct netdev_hw_addr *ha;
-	u8 rxmode = RXMODE_HASH;
-	u8 hash[8] = {};
+	u8 rxmode = ndev->flags & IFF_PROMISC ? RXMODE_ALL : RXMODE_HASH;
+	u8 hash[PCNIC_MC_FILTER_LEN];
 	unsigned long flags;
-	u32 bit;
 
-	if (ndev->flags & IFF_PROMISC) {
-		rxmode = RXMODE_ALL;
-		memset(hash, 0xff, sizeof(hash));
-	} else if (ndev->flags & IFF_ALLMULTI) {
-		memset(hash, 0xff, sizeof(hash));
-	} else {
-		/* a group's bit: the top six bits of its little-endian CRC */
-		netdev_for_each_mc_addr(ha, ndev) {
-			bit = ether_crc_le(ETH_ALEN, ha->addr) >> 26;
-			hash[bit / 8] |= BIT(bit % 8);
-		}
-	}
+	pcnic_mc_filter_le(ndev, hash);
 	spin_lock_irqsave(&priv->lock, flags);
 	priv->rxmode = rxmode;
 	memcpy(priv->hash, hash, sizeof(hash));
@@ -439,81 +416,26 @@ static void fmv_get_stats64(struct net_device *ndev,
 	spin_unlock_irqrestore(&priv->lock, flags);
 }
 
-/* The chip takes any frame up to 1518 bytes: nothing to reprogram. */
-static int fmv_change_mtu(struct net_device *ndev, int mtu)
-{
-	if (mtu < ETH_MIN_MTU || mtu > ETH_DATA_LEN)
-		return -EINVAL;
-	WRITE_ONCE(ndev->mtu, mtu);
-	return 0;
-}
-
 const struct net_device_ops fmv_netdev_ops = {
-	.ndo_open		= fmv_open,
-	.ndo_stop		= fmv_stop,
+	PCNIC_NETDEV_OPS,
 	.ndo_start_xmit		= fmv_start_xmit,
 	.ndo_tx_timeout		= fmv_tx_timeout,
 	.ndo_set_rx_mode	= fmv_set_rx_mode,
 	.ndo_get_stats64	= fmv_get_stats64,
-	.ndo_change_mtu		= fmv_change_mtu,
-	.ndo_set_mac_address	= eth_mac_addr,
-	.ndo_validate_addr	= eth_validate_addr,
 };
 
-/* ---- ethtool ---- */
-
-static void fmv_get_drvinfo(struct net_device *ndev,
-			    struct ethtool_drvinfo *info)
+/* The driver's state of a new card, in @ndev's private area. */
+struct fmv_dev *fmv_nic_init(struct net_device *ndev,
+			     struct pcmcia_device *link, bool big_tx_buffers)
 {
 	struct fmv_dev *priv = netdev_priv(ndev);
 
-	strscpy(info->driver, KBUILD_MODNAME, sizeof(info->driver));
-	strscpy(info->bus_info, dev_name(&priv->link->dev),
-		sizeof(info->bus_info));
-}
-
-/* 10BASE-T, half duplex, nothing to negotiate. */
-static int fmv_get_link_ksettings(struct net_device *ndev,
-				  struct ethtool_link_ksettings *cmd)
-{
-	unsigned long *modes = cmd->link_modes.supported;
-
-	linkmode_zero(modes);
-	linkmode_set_bit(ETHTOOL_LINK_MODE_10baseT_Half_BIT, modes);
-	linkmode_set_bit(ETHTOOL_LINK_MODE_TP_BIT, modes);
-	linkmode_zero(cmd->link_modes.advertising);
-	cmd->base.speed = SPEED_10;
-	cmd->base.duplex = DUPLEX_HALF;
-	cmd->base.port = PORT_TP;
-	cmd->base.autoneg = AUTONEG_DISABLE;
-	return 0;
-}
-
-static u32 fmv_get_msglevel(struct net_device *ndev)
-{
-	return ((struct fmv_dev *)netdev_priv(ndev))->msg_enable;
-}
-
-static void fmv_set_msglevel(struct net_device *ndev, u32 level)
-{
-	((struct fmv_dev *)netdev_priv(ndev))->msg_enable = level;
-}
-
-const struct ethtool_ops fmv_ethtool_ops = {
-	.get_drvinfo		= fmv_get_drvinfo,
-	.get_link		= ethtool_op_get_link,
-	.get_link_ksettings	= fmv_get_link_ksettings,
-	.get_msglevel		= fmv_get_msglevel,
-	.set_msglevel		= fmv_set_msglevel,
-};
-
-void fmv_nic_init(struct fmv_dev *priv, bool big_tx_buffers)
-{
+	pcnic_init(&priv->nic, ndev, link, &fmv_pcnic_ops);
 	spin_lock_init(&priv->lock);
-	netif_napi_add(priv->ndev, &priv->napi, fmv_poll);
+	netif_napi_add(ndev, &priv->napi, fmv_poll);
 	priv->config0 = CONFIG0_BASE |
 			(big_tx_buffers ? CONFIG0_TX2x8K : CONFIG0_TX2x4K);
 	priv->tx_room = big_tx_buffers ? SZ_8K : SZ_4K;
 	priv->rxmode = RXMODE_HASH;
-	priv->msg_enable = FMV_MSG_DEFAULT;
+	return priv;
 }

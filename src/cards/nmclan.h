@@ -22,11 +22,12 @@
 #include <linux/bits.h>
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
-#include <linux/timer.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 #include <pcmcia/cistpl.h>
 #include <pcmcia/ds.h>
+
+#include "pcnic.h"
 
 #define NM_IO_SIZE		32
 #define NM_IO_LINES		5
@@ -120,11 +121,10 @@ enum nm_mace_reg {
 				 NM_RXS_FRAMING | NM_RXS_FCS)
 #define NM_RXS_COUNT		0x0fff
 
-#define NM_LADRF_LEN		8
+#define NM_LADRF_LEN		PCNIC_MC_FILTER_LEN
 
 struct nm_dev {
-	struct net_device *ndev;
-	struct pcmcia_device *link;
+	struct pcnic nic;	/* first: the shared life cycle */
 	unsigned long io;
 
 	/* the card's ports, and everything below up to the statistics */
@@ -132,7 +132,6 @@ struct nm_dev {
 	bool up;		/* open, not suspended, the chip programmed */
 	bool running;		/* NAPI enabled: from start to quiesce */
 	bool resetting;		/* the restart work has the card, unlocked */
-	bool link_ok;		/* what the carrier says */
 	unsigned int tx_queued;	/* frames in the card, status not read */
 	u8 maccc;		/* receive filter mode and enables */
 	u8 ladrf[NM_LADRF_LEN];
@@ -140,18 +139,18 @@ struct nm_dev {
 
 	struct napi_struct napi;
 	struct work_struct restart;
-	struct timer_list link_timer;
-	u32 msg_enable;
 };
 
-void nm_dev_init(struct nm_dev *nm, struct net_device *ndev,
-		 struct pcmcia_device *link);
+static inline struct nm_dev *to_nm(struct pcnic *nic)
+{
+	return container_of(nic, struct nm_dev, nic);
+}
+
+struct nm_dev *nm_dev_init(struct net_device *ndev,
+			   struct pcmcia_device *link);
 int nm_card_reset(struct nm_dev *nm);
-void nm_suspend(struct nm_dev *nm);
-void nm_resume(struct nm_dev *nm);
 u8 nm_mace_read(struct nm_dev *nm, enum nm_mace_reg reg);
 
 extern const struct net_device_ops nm_netdev_ops;
-extern const struct ethtool_ops nm_ethtool_ops;
 
 #endif /* PCL_NMCLAN_H */

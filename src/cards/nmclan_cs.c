@@ -21,9 +21,6 @@
 #include "nmclan.h"
 
 #define NM_TX_TIMEOUT		HZ	/* four full frames leave in 5 ms */
-#define NM_MSG_DEFAULT		(NETIF_MSG_DRV | NETIF_MSG_PROBE | \
-				 NETIF_MSG_LINK | NETIF_MSG_RX_ERR | \
-				 NETIF_MSG_TX_ERR)
 
 static int nm_enable(struct pcmcia_device *link)
 {
@@ -52,25 +49,21 @@ static int nm_enable(struct pcmcia_device *link)
 /* The station address from the CIS's vendor tuple; a random one without. */
 static void nm_read_mac(struct nm_dev *nm)
 {
-	struct pcmcia_device *link = nm->link;
+	u8 addr[ETH_ALEN] = { 0 };
 	u8 *data = NULL;
 	size_t len;
 
-	len = pcmcia_get_tuple(link, NM_CISTPL_MAC, &data);
-	if (len >= ETH_ALEN && is_valid_ether_addr(data)) {
-		eth_hw_addr_set(nm->ndev, data);
-	} else {
-		eth_hw_addr_random(nm->ndev);
-		dev_warn(&link->dev, "no valid address in the CIS, using %pM\n",
-			 nm->ndev->dev_addr);
-	}
+	len = pcmcia_get_tuple(nm->nic.link, NM_CISTPL_MAC, &data);
+	if (len >= ETH_ALEN)
+		memcpy(addr, data, ETH_ALEN);
 	kfree(data);
+	pcnic_set_mac(&nm->nic, addr);
 }
 
 /* An Am79C940 behind the ports; its version. */
 static int nm_check_chip(struct nm_dev *nm, unsigned int *version)
 {
-	struct pcmcia_device *link = nm->link;
+	struct pcmcia_device *link = nm->nic.link;
 	u8 lo, hi;
 
 	outb(0, nm->io + NM_BANK);
@@ -95,9 +88,7 @@ static int nm_probe(struct pcmcia_device *link)
 	ndev = alloc_etherdev(sizeof(*nm));
 	if (!ndev)
 		return -ENOMEM;
-	nm = netdev_priv(ndev);
-	nm_dev_init(nm, ndev, link);
-	nm->msg_enable = NM_MSG_DEFAULT;
+	nm = nm_dev_init(ndev, link);
 
 	rc = nm_enable(link);
 	if (rc)
@@ -115,14 +106,9 @@ static int nm_probe(struct pcmcia_device *link)
 	}
 	nm_read_mac(nm);
 
-	SET_NETDEV_DEV(ndev, &link->dev);
-	ndev->netdev_ops = &nm_netdev_ops;
-	ndev->ethtool_ops = &nm_ethtool_ops;
-	ndev->watchdog_timeo = NM_TX_TIMEOUT;
-	ndev->base_addr = nm->io;
-	ndev->irq = link->irq;
-	netif_carrier_off(ndev);	/* until open finds the link */
-	rc = register_netdev(ndev);
+	/* 10BASE-T, half duplex: all the MACE's port does */
+	rc = pcnic_register(&nm->nic, nm->io, &nm_netdev_ops,
+			    &pcnic_ethtool_10_half, NM_TX_TIMEOUT);
 	if (rc)
 		goto fail;
 	netdev_info(ndev, "New Media Ethernet at %pR, irq %u, %pM, MACE version %u\n",
@@ -130,34 +116,8 @@ static int nm_probe(struct pcmcia_device *link)
 	return 0;
 
 fail:
-	pcmcia_disable_device(link);
-	link->priv = NULL;
-	free_netdev(ndev);
+	pcnic_release(&nm->nic);
 	return rc;
-}
-
-static void nm_remove(struct pcmcia_device *link)
-{
-	struct nm_dev *nm = link->priv;
-	struct net_device *ndev = nm->ndev;
-
-	netif_device_detach(ndev);
-	unregister_netdev(ndev);
-	pcmcia_disable_device(link);
-	link->priv = NULL;
-	free_netdev(ndev);
-}
-
-static int nm_pcmcia_suspend(struct pcmcia_device *link)
-{
-	nm_suspend(link->priv);
-	return 0;
-}
-
-static int nm_pcmcia_resume(struct pcmcia_device *link)
-{
-	nm_resume(link->priv);
-	return 0;
 }
 
 /* The cards of upstream's nmclan_cs (Linux 6.1) */
@@ -174,9 +134,7 @@ static struct pcmcia_driver nm_driver = {
 	.owner		= THIS_MODULE,
 	.name		= "nmclan_cs",
 	.probe		= nm_probe,
-	.remove		= nm_remove,
-	.suspend	= nm_pcmcia_suspend,
-	.resume		= nm_pcmcia_resume,
+	PCNIC_PCMCIA_OPS,
 	.id_table	= nm_ids,
 };
 module_pcmcia_driver(nm_driver);

@@ -13,25 +13,22 @@
  * four are taken.  A transmit timeout resets the whole card (the glue
  * through the COR's soft reset, then the MACE) in a work item.
  *
- * The MACE has no link interrupt: a timer reads the 10BASE-T link state
- * once a second and follows it with the carrier.
+ * The MACE has no link interrupt: the shared link poll (pcnic.c) reads the
+ * 10BASE-T link state once a second and follows it with the carrier.
  */
 
-#include <linux/crc32.h>
 #include <linux/delay.h>
 #include <linux/etherdevice.h>
-#include <linux/ethtool.h>
 #include <linux/interrupt.h>
-#include <linux/linkmode.h>
-#include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
 #include <pcmcia/cisreg.h>
 
 #include "compat.h"
 #include "nmclan.h"
 
+static_assert(offsetof(struct nm_dev, nic) == 0);
+
 #define NM_IRQ_ROUNDS		8
-#define NM_LINK_PERIOD		HZ
 
 /*
  * The MACE leaves its reset within 200 ns; give it a millisecond before
@@ -117,7 +114,7 @@ static int nm_load_address(struct nm_dev *nm, u8 which, const u8 *data,
  */
 int nm_card_reset(struct nm_dev *nm)
 {
-	struct pcmcia_device *link = nm->link;
+	struct pcmcia_device *link = nm->nic.link;
 	unsigned int i;
 	u8 cor, biucc;
 	int rc;
@@ -164,7 +161,7 @@ static void nm_read_counters(struct nm_dev *nm)
 /* Program the MACE after a reset and turn it on (lock held). */
 static void nm_hw_init(struct nm_dev *nm)
 {
-	struct net_device *ndev = nm->ndev;
+	struct net_device *ndev = nm->nic.ndev;
 
 	nm_mace_write(nm, MACE_REG_FIFOCC, MACE_FIFOCC_BURST);
 	nm_mace_write(nm, MACE_REG_RCVFC, 0);	/* frames whole, with FCS */
@@ -190,64 +187,47 @@ static void nm_hw_stop(struct nm_dev *nm)
 
 /* ---- link ---- */
 
-/* Follow the 10BASE-T link state with the carrier. */
-static void nm_check_link(struct nm_dev *nm)
+/* The link poll's look at the 10BASE-T link state (pcnic.c). */
+static void nm_check_link(struct pcnic *nic, bool first)
 {
-	struct net_device *ndev = nm->ndev;
-	unsigned long flags;
-	bool ok;
-	u8 phycc;
+	struct nm_dev *nm = to_nm(nic);
+	u8 phycc = NM_GONE;
 
-	spin_lock_irqsave(&nm->lock, flags);
-	if (!nm->up || nm->resetting) {
-		spin_unlock_irqrestore(&nm->lock, flags);
-		return;
-	}
-	phycc = nm_mace_read(nm, MACE_REG_PHYCC);
-	ok = !(phycc & MACE_PHYCC_LINK_FAIL);
-	if (phycc == NM_GONE || ok == nm->link_ok) {
-		spin_unlock_irqrestore(&nm->lock, flags);
-		return;
-	}
-	nm->link_ok = ok;
-	spin_unlock_irqrestore(&nm->lock, flags);
-	if (ok) {
-		netif_carrier_on(ndev);
-		netif_info(nm, link, ndev, "link up, 10Mbps, half-duplex\n");
-	} else {
-		netif_carrier_off(ndev);
-		netif_info(nm, link, ndev, "link down\n");
-	}
+	spin_lock_irq(&nm->lock);
+	if (nm->up && !nm->resetting)
+		phycc = nm_mace_read(nm, MACE_REG_PHYCC);
+	spin_unlock_irq(&nm->lock);
+	if (phycc != NM_GONE)
+		pcnic_link_10(nic, !(phycc & MACE_PHYCC_LINK_FAIL), first);
 }
 
-static void nm_link_timer(struct timer_list *t)
-{
-	struct nm_dev *nm = timer_container_of(nm, t, link_timer);
+/* ---- start and stop (pcnic.c) ---- */
 
-	nm_check_link(nm);
-	mod_timer(&nm->link_timer, jiffies + NM_LINK_PERIOD);
+static int nm_reset(struct pcnic *nic)
+{
+	return nm_card_reset(to_nm(nic));
 }
 
-/* ---- start and stop ---- */
-
-static void nm_start(struct nm_dev *nm)
+/* After the card's reset: open, resume. */
+static void nm_start(struct pcnic *nic)
 {
+	struct nm_dev *nm = to_nm(nic);
+
 	napi_enable(&nm->napi);
 	spin_lock_irq(&nm->lock);
 	nm_hw_init(nm);
 	nm->up = true;
 	nm->running = true;
 	spin_unlock_irq(&nm->lock);
-	nm_check_link(nm);
-	mod_timer(&nm->link_timer, jiffies + NM_LINK_PERIOD);
+	pcnic_link_start(nic);
 }
 
-/* Nothing runs on the card any more: the timer, the work, NAPI. */
-static void nm_halt(struct nm_dev *nm)
+/* Nothing runs on the card any more: the work, NAPI. */
+static void nm_halt(struct pcnic *nic)
 {
+	struct nm_dev *nm = to_nm(nic);
 	bool running;
 
-	timer_delete_sync(&nm->link_timer);
 	spin_lock_irq(&nm->lock);
 	running = nm->running;
 	nm->up = false;
@@ -261,28 +241,6 @@ static void nm_halt(struct nm_dev *nm)
 		return;
 	cancel_work_sync(&nm->restart);
 	napi_disable(&nm->napi);
-}
-
-void nm_suspend(struct nm_dev *nm)
-{
-	rtnl_lock();
-	netif_device_detach(nm->ndev);
-	if (netif_running(nm->ndev))
-		nm_halt(nm);
-	rtnl_unlock();
-}
-
-/* Suspended, the card keeps nothing: it is reset and programmed again. */
-void nm_resume(struct nm_dev *nm)
-{
-	rtnl_lock();
-	if (netif_running(nm->ndev)) {
-		if (nm_card_reset(nm))
-			netdev_err(nm->ndev, "the card did not finish its reset\n");
-		nm_start(nm);
-	}
-	netif_device_attach(nm->ndev);
-	rtnl_unlock();
 }
 
 /* ---- transmit ---- */
@@ -346,7 +304,8 @@ static void nm_tx_done(struct nm_dev *nm)
 		if (fs & (MACE_XMTFS_RETRY_ERR | MACE_XMTFS_UNDERFLOW |
 			  MACE_XMTFS_NO_CARRIER | MACE_XMTFS_LATE_COLL)) {
 			st->tx_errors++;
-			netif_dbg(nm, tx_err, nm->ndev, "frame not sent, status %#04x\n", fs);
+			netif_dbg(&nm->nic, tx_err, nm->nic.ndev,
+				  "frame not sent, status %#04x\n", fs);
 		} else {
 			st->tx_packets++;
 		}
@@ -360,7 +319,7 @@ static void nm_tx_done(struct nm_dev *nm)
 			st->tx_window_errors++;
 	}
 	if (nm->tx_queued < NM_TX_SLOTS && !nm->resetting)
-		netif_wake_queue(nm->ndev);
+		netif_wake_queue(nm->nic.ndev);
 }
 
 /* Hand the card to the restart work (lock held). */
@@ -369,7 +328,7 @@ static void nm_want_reset(struct nm_dev *nm)
 	if (!nm->up || nm->resetting)
 		return;
 	nm_mace_write(nm, MACE_REG_IMR, MACE_IR_ALL);
-	netif_stop_queue(nm->ndev);
+	netif_stop_queue(nm->nic.ndev);
 	schedule_work(&nm->restart);
 }
 
@@ -401,15 +360,15 @@ static void nm_restart_work(struct work_struct *work)
 	if (!up)
 		goto out;
 
-	rc = pcmcia_dev_present(nm->link) ? nm_card_reset(nm) : -ENODEV;
+	rc = pcmcia_dev_present(nm->nic.link) ? nm_card_reset(nm) : -ENODEV;
 	if (rc && rc != -ENODEV)
-		netdev_err(nm->ndev, "the card did not finish its reset (%d)\n", rc);
+		netdev_err(nm->nic.ndev, "the card did not finish its reset (%d)\n", rc);
 
 	spin_lock_irq(&nm->lock);
 	nm->resetting = false;
 	if (nm->up && !rc) {
 		nm_hw_init(nm);
-		netif_wake_queue(nm->ndev);
+		netif_wake_queue(nm->nic.ndev);
 	}
 	spin_unlock_irq(&nm->lock);
 out:
@@ -431,7 +390,7 @@ static void nm_rx_error(struct nm_dev *nm, u16 rxs)
 		st->rx_crc_errors++;
 	if (rxs & NM_RXS_COLLISION)
 		st->collisions++;
-	netif_dbg(nm, rx_err, nm->ndev, "frame dropped, status %#06x\n", rxs);
+	netif_dbg(&nm->nic, rx_err, nm->nic.ndev, "frame dropped, status %#06x\n", rxs);
 }
 
 /* The oldest frame the card holds (lock held); NULL when it was bad. */
@@ -456,7 +415,7 @@ static struct sk_buff *nm_rx_one(struct nm_dev *nm)
 		st->rx_length_errors++;
 	} else {
 		len = count - ETH_FCS_LEN;
-		skb = netdev_alloc_skb_ip_align(nm->ndev, ALIGN(len, 2));
+		skb = netdev_alloc_skb_ip_align(nm->nic.ndev, ALIGN(len, 2));
 		if (skb) {
 			insw(port, skb->data, len / 2);
 			if (len & 1)
@@ -493,7 +452,7 @@ static int nm_poll(struct napi_struct *napi, int budget)
 		spin_unlock_irq(&nm->lock);
 		done++;
 		if (skb) {
-			skb->protocol = eth_type_trans(skb, nm->ndev);
+			skb->protocol = eth_type_trans(skb, nm->nic.ndev);
 			napi_gro_receive(napi, skb);
 		}
 	}
@@ -506,7 +465,7 @@ static int nm_poll(struct napi_struct *napi, int budget)
 
 static irqreturn_t nm_interrupt(int irq, void *data)
 {
-	struct nm_dev *nm = data;
+	struct nm_dev *nm = to_nm(data);
 	struct rtnl_link_stats64 *st = &nm->stats;
 	irqreturn_t ret = IRQ_NONE;
 	int round;
@@ -534,73 +493,36 @@ static irqreturn_t nm_interrupt(int irq, void *data)
 			st->collisions += 256;
 		if (ir & (MACE_IR_JABBER | MACE_IR_BABBLE)) {
 			st->tx_errors++;
-			netif_err(nm, tx_err, nm->ndev, "%s on the wire\n",
+			netif_err(&nm->nic, tx_err, nm->nic.ndev, "%s on the wire\n",
 				  ir & MACE_IR_JABBER ? "jabber" : "babble");
 		}
 	}
 	if (round == NM_IRQ_ROUNDS && net_ratelimit())
-		netdev_warn(nm->ndev, "interrupts keep coming\n");
+		netdev_warn(nm->nic.ndev, "interrupts keep coming\n");
 	spin_unlock(&nm->lock);
 	return ret;
 }
 
 /* ---- net_device ---- */
 
-static int nm_open(struct net_device *ndev)
-{
-	struct nm_dev *nm = netdev_priv(ndev);
-	int rc;
+static const struct pcnic_ops nm_pcnic_ops = {
+	.reset		= nm_reset,
+	.start		= nm_start,
+	.halt		= nm_halt,
+	.interrupt	= nm_interrupt,
+};
 
-	if (!pcmcia_dev_present(nm->link))
-		return -ENODEV;
-	rc = nm_card_reset(nm);
-	if (rc) {
-		netdev_err(ndev, "the card did not finish its reset\n");
-		return rc;
-	}
-	rc = request_irq(nm->link->irq, nm_interrupt, IRQF_SHARED, ndev->name, nm);
-	if (rc)
-		return rc;
-	nm_start(nm);
-	netif_start_queue(ndev);
-	return 0;
-}
-
-static int nm_stop(struct net_device *ndev)
-{
-	struct nm_dev *nm = netdev_priv(ndev);
-
-	netif_stop_queue(ndev);
-	nm_halt(nm);
-	free_irq(nm->link->irq, nm);
-	netif_carrier_off(ndev);
-	nm->link_ok = false;
-	return 0;
-}
-
-/*
- * The logical address filter: a bit for each group, chosen by the top
- * six bits of the CRC of its address; all bits for all groups.
- */
+/* The logical address filter: the multicast hash filter of pcnic.c. */
 static void nm_set_rx_mode(struct net_device *ndev)
 {
 	struct nm_dev *nm = netdev_priv(ndev);
-	u8 ladrf[NM_LADRF_LEN] = { 0 };
-	struct netdev_hw_addr *ha;
+	u8 ladrf[NM_LADRF_LEN];
 	unsigned long flags;
-	unsigned int bit;
 	u8 maccc = MACE_MACCC_ENXMT | MACE_MACCC_ENRCV;
 
 	if (ndev->flags & IFF_PROMISC)
 		maccc |= MACE_MACCC_PROM;
-	if (ndev->flags & (IFF_PROMISC | IFF_ALLMULTI)) {
-		memset(ladrf, 0xff, sizeof(ladrf));
-	} else {
-		netdev_for_each_mc_addr(ha, ndev) {
-			bit = ether_crc_le(ETH_ALEN, ha->addr) >> 26;
-			ladrf[bit / 8] |= BIT(bit % 8);
-		}
-	}
+	pcnic_mc_filter_le(ndev, ladrf);
 	spin_lock_irqsave(&nm->lock, flags);
 	nm->maccc = maccc;
 	memcpy(nm->ladrf, ladrf, sizeof(ladrf));
@@ -626,75 +548,24 @@ static void nm_get_stats64(struct net_device *ndev, struct rtnl_link_stats64 *st
 }
 
 const struct net_device_ops nm_netdev_ops = {
-	.ndo_open		= nm_open,
-	.ndo_stop		= nm_stop,
+	PCNIC_NETDEV_OPS,
 	.ndo_start_xmit		= nm_start_xmit,
 	.ndo_tx_timeout		= nm_tx_timeout,
 	.ndo_set_rx_mode	= nm_set_rx_mode,
 	.ndo_get_stats64	= nm_get_stats64,
-	.ndo_set_mac_address	= eth_mac_addr,
-	.ndo_validate_addr	= eth_validate_addr,
-};
-
-/* ---- ethtool ---- */
-
-static void nm_get_drvinfo(struct net_device *ndev, struct ethtool_drvinfo *info)
-{
-	struct nm_dev *nm = netdev_priv(ndev);
-
-	strscpy(info->driver, KBUILD_MODNAME, sizeof(info->driver));
-	strscpy(info->bus_info, dev_name(&nm->link->dev), sizeof(info->bus_info));
-}
-
-/* 10BASE-T, half duplex: all the MACE's port does. */
-static int nm_get_link_ksettings(struct net_device *ndev,
-				 struct ethtool_link_ksettings *cmd)
-{
-	unsigned long *modes = cmd->link_modes.supported;
-
-	linkmode_zero(modes);
-	linkmode_set_bit(ETHTOOL_LINK_MODE_10baseT_Half_BIT, modes);
-	linkmode_set_bit(ETHTOOL_LINK_MODE_TP_BIT, modes);
-	linkmode_zero(cmd->link_modes.advertising);
-	cmd->base.speed = SPEED_10;
-	cmd->base.duplex = DUPLEX_HALF;
-	cmd->base.port = PORT_TP;
-	cmd->base.autoneg = AUTONEG_DISABLE;
-	return 0;
-}
-
-static u32 nm_get_msglevel(struct net_device *ndev)
-{
-	struct nm_dev *nm = netdev_priv(ndev);
-
-	return nm->msg_enable;
-}
-
-static void nm_set_msglevel(struct net_device *ndev, u32 level)
-{
-	struct nm_dev *nm = netdev_priv(ndev);
-
-	nm->msg_enable = level;
-}
-
-const struct ethtool_ops nm_ethtool_ops = {
-	.get_drvinfo		= nm_get_drvinfo,
-	.get_link		= ethtool_op_get_link,
-	.get_link_ksettings	= nm_get_link_ksettings,
-	.get_msglevel		= nm_get_msglevel,
-	.set_msglevel		= nm_set_msglevel,
 };
 
 /* The network side of a new card, in @ndev's private area. */
-void nm_dev_init(struct nm_dev *nm, struct net_device *ndev,
-		 struct pcmcia_device *link)
+struct nm_dev *nm_dev_init(struct net_device *ndev,
+			   struct pcmcia_device *link)
 {
-	nm->ndev = ndev;
-	nm->link = link;
-	link->priv = nm;
+	struct nm_dev *nm = netdev_priv(ndev);
+
+	pcnic_init(&nm->nic, ndev, link, &nm_pcnic_ops);
+	nm->nic.link_check = nm_check_link;
 	spin_lock_init(&nm->lock);
 	INIT_WORK(&nm->restart, nm_restart_work);
-	timer_setup(&nm->link_timer, nm_link_timer, 0);
 	netif_napi_add(ndev, &nm->napi, nm_poll);
 	nm->maccc = MACE_MACCC_ENXMT | MACE_MACCC_ENRCV;
+	return nm;
 }

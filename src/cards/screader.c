@@ -13,6 +13,7 @@
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/sched/signal.h>
+#include <linux/slab.h>
 
 #include "compat.h"
 #include "screader.h"
@@ -23,7 +24,7 @@ static int scr_config_check(struct pcmcia_device *link, void *priv)
 }
 
 /* Both readers are one I/O window, wherever the CIS allows it. */
-int scr_enable(struct pcmcia_device *link)
+static int scr_enable(struct pcmcia_device *link)
 {
 	int rc;
 
@@ -34,8 +35,8 @@ int scr_enable(struct pcmcia_device *link)
 	return pcmcia_enable_device(link);
 }
 
-void scr_init(struct scr_dev *rdr, struct scr_driver *drv,
-	      struct pcmcia_device *link)
+static void scr_init(struct scr_dev *rdr, struct scr_driver *drv,
+		     struct pcmcia_device *link)
 {
 	kref_init(&rdr->ref);
 	rdr->drv = drv;
@@ -86,7 +87,7 @@ static void scr_region_put(struct scr_driver *drv)
 }
 
 /* Give the reader the lowest free minor number and its device node. */
-int scr_add(struct scr_dev *rdr)
+static int scr_add(struct scr_dev *rdr)
 {
 	struct scr_driver *drv = rdr->drv;
 	struct device *node;
@@ -124,11 +125,9 @@ out:
 /*
  * The reader is going away (card ejected, driver unbound or unloaded):
  * no new opens, no device node, and from here on no hardware access.
- * Whoever waits in scr_wait_next() wakes up and fails with -ENODEV.  The caller
- * stops its own work items, releases the card and drops the binding's
- * reference with scr_put().
+ * Whoever waits in scr_wait_next() wakes up and fails with -ENODEV.
  */
-void scr_remove(struct scr_dev *rdr)
+static void scr_remove(struct scr_dev *rdr)
 {
 	struct scr_driver *drv = rdr->drv;
 
@@ -146,14 +145,70 @@ void scr_remove(struct scr_dev *rdr)
 
 static void scr_free(struct kref *ref)
 {
-	struct scr_dev *rdr = container_of(ref, struct scr_dev, ref);
-
-	rdr->drv->free(rdr);
+	kfree(container_of(ref, struct scr_dev, ref));
 }
 
-void scr_put(struct scr_dev *rdr)
+static void scr_put(struct scr_dev *rdr)
 {
 	kref_put(&rdr->ref, scr_free);
+}
+
+/*
+ * The PC Card's probe: a new reader for @link, the card enabled, the
+ * reader found at its ports, its device node made.
+ */
+int scr_probe(struct pcmcia_device *link, struct scr_driver *drv)
+{
+	struct scr_dev *rdr;
+	bool found;
+	int rc;
+
+	rdr = kzalloc(drv->size, GFP_KERNEL);
+	if (!rdr)
+		return -ENOMEM;
+	drv->setup(rdr);
+	rc = scr_enable(link);
+	if (rc)
+		goto disable;
+	scr_init(rdr, drv, link);
+	scr_io_begin(rdr);
+	found = drv->detect(rdr);
+	scr_io_end(rdr);
+	if (!found) {
+		dev_err(&link->dev, "no %s answers at %pR\n", drv->model,
+			link->resource[0]);
+		rc = -ENODEV;
+		goto disable;
+	}
+	link->priv = rdr;
+	rc = scr_add(rdr);
+	if (rc)
+		goto disable;
+	dev_info(&link->dev, "%s%u: %s at %pR\n", drv->name, rdr->minor,
+		 drv->model, link->resource[0]);
+	return 0;
+
+disable:
+	pcmcia_disable_device(link);
+	link->priv = NULL;
+	kfree(rdr);
+	return rc;
+}
+
+/*
+ * The PC Card's remove: the reader goes (scr_remove()), the driver's
+ * work items stop, the card is released and the binding's reference
+ * dropped; open files keep the memory until they are closed.
+ */
+void scr_pcmcia_remove(struct pcmcia_device *link)
+{
+	struct scr_dev *rdr = link->priv;
+
+	scr_remove(rdr);
+	rdr->drv->stop(rdr);
+	pcmcia_disable_device(link);
+	link->priv = NULL;
+	scr_put(rdr);
 }
 
 /*

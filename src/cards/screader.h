@@ -4,9 +4,9 @@
  * their character devices, and the rules that make a reader safe to pull
  * out while a program uses it.
  *
- * A reader is a struct scr_dev inside the driver's own structure.  Its
- * memory lives as long as anybody holds a reference: the binding to the
- * PC Card (from probe to remove) and every open file.  Remove marks the
+ * A reader is a struct scr_dev at the start of the driver's own
+ * structure.  Its memory lives as long as anybody holds a reference: the
+ * binding to the PC Card (from probe to remove) and every open file.  Remove marks the
  * reader gone under io_lock before the card's resources are released, so
  * everything that touches the hardware does it between scr_io_begin(),
  * which fails with -ENODEV once the reader is gone, and scr_io_end(), and
@@ -37,12 +37,23 @@
 
 struct scr_dev;
 
-/* One per driver: its device nodes and readers. */
+/*
+ * One per driver: its device nodes and readers.  A reader is the driver's
+ * structure of @size bytes, its struct scr_dev first; it is allocated
+ * zeroed at probe and freed with the last reference.
+ */
 struct scr_driver {
 	const char *name;		/* chrdev name and node prefix, "cmm" */
 	const char *class_name;		/* "cardman_4000" */
+	const char *model;		/* for the log, "CardMan 4000" */
 	const struct file_operations *fops;
-	void (*free)(struct scr_dev *rdr);	/* last reference gone */
+	size_t size;
+	/* The driver's own part of a new reader, before it is enabled. */
+	void (*setup)(struct scr_dev *rdr);
+	/* The reader answers at its ports (probe; between scr_io_*). */
+	bool (*detect)(struct scr_dev *rdr);
+	/* Stop the driver's own work items: the reader is gone. */
+	void (*stop)(struct scr_dev *rdr);
 
 	/* private: the fields below belong to screader.c */
 	struct mutex lock;		/* the fields below, every rdr->open */
@@ -65,12 +76,8 @@ struct scr_dev {
 	wait_queue_head_t wq;		/* gone, and the driver's own events */
 };
 
-int scr_enable(struct pcmcia_device *link);
-void scr_init(struct scr_dev *rdr, struct scr_driver *drv,
-	      struct pcmcia_device *link);
-int scr_add(struct scr_dev *rdr);
-void scr_remove(struct scr_dev *rdr);
-void scr_put(struct scr_dev *rdr);
+int scr_probe(struct pcmcia_device *link, struct scr_driver *drv);
+void scr_pcmcia_remove(struct pcmcia_device *link);
 
 int scr_open(struct scr_driver *drv, struct inode *inode, struct file *file);
 void scr_release(struct file *file);
@@ -93,7 +100,7 @@ void scr_io_end(struct scr_dev *rdr);
  * quarter of the time waited so far and at most SCR_POLL_MAX_US: late
  * events cost little, and long waits few wake-ups.  No sleep is longer
  * than SCR_SLEEP_MAX_MS, so that a reader without an interrupt notices a
- * pulled smart card that soon; scr_remove() ends every sleep at once.
+ * pulled smart card that soon; removal ends every sleep at once.
  */
 #define SCR_POLL_MIN_US		50
 #define SCR_POLL_MAX_US		5000

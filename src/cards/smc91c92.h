@@ -32,6 +32,8 @@
 #include <pcmcia/cistpl.h>
 #include <pcmcia/ds.h>
 
+#include "pcnic.h"
+
 #define SMC_IO_SIZE		16
 #define SMC_BANK_SELECT		0x0e
 #define SMC_CHIP_ID		0x33	/* bank select's high byte */
@@ -124,15 +126,12 @@
 #define SMC_PAGE		256
 
 struct smc_dev {
-	struct net_device *ndev;
-	struct pcmcia_device *link;
+	struct pcnic nic;	/* first: the shared life cycle */
 	unsigned long io;
 	spinlock_t lock;		/* the chip's registers and the below */
 	struct napi_struct napi;
 	struct work_struct reset_work;
-	struct delayed_work link_poll;
 	struct mii_if_info mii;
-	u32 msg_enable;
 
 	u8 rev;			/* the revision register's low byte */
 	bool has_mii;
@@ -143,9 +142,12 @@ struct smc_dev {
 	int tx_pkt;		/* packet allocated for the next frame, or -1 */
 	bool up;		/* open and programmed */
 	bool resetting;		/* the reset work has the chip */
-	bool link_ok;		/* the last link state reported */
-	bool link_first;	/* the next poll reports the link anyway */
 };
+
+static inline struct smc_dev *to_smc(struct pcnic *nic)
+{
+	return container_of(nic, struct smc_dev, nic);
+}
 
 static inline void smc_bank(unsigned long io, unsigned int bank)
 {
@@ -155,11 +157,9 @@ static inline void smc_bank(unsigned long io, unsigned int bank)
 /* smc91c92_nic.c */
 extern const struct net_device_ops smc_netdev_ops;
 extern const struct ethtool_ops smc_ethtool_ops;
-void smc_dev_init(struct smc_dev *smc, struct net_device *ndev,
-		  struct pcmcia_device *link);
+struct smc_dev *smc_dev_init(struct net_device *ndev,
+			     struct pcmcia_device *link);
 int smc_chip_reset(struct smc_dev *smc);
 int smc_phy_find(struct smc_dev *smc);
-void smc_suspend(struct smc_dev *smc);
-void smc_resume(struct smc_dev *smc);
 
 #endif /* PCL_SMC91C92_H */

@@ -29,9 +29,6 @@
 #include "smc91c92.h"
 
 #define SMC_TX_TIMEOUT		HZ	/* 6 KB drain in 5 ms at 10 Mbit/s */
-#define SMC_MSG_DEFAULT		(NETIF_MSG_DRV | NETIF_MSG_PROBE | \
-				 NETIF_MSG_LINK | NETIF_MSG_RX_ERR | \
-				 NETIF_MSG_TX_ERR)
 
 /* The EEPROM's reload into the registers: a few hundred microseconds. */
 #define SMC_RELOAD_POLLS	20
@@ -84,7 +81,7 @@ static const char *smc_chip_name(u8 rev)
  */
 static int smc_identify(struct smc_dev *smc)
 {
-	struct pcmcia_device *link = smc->link;
+	struct pcmcia_device *link = smc->nic.link;
 	unsigned long io = smc->io;
 	unsigned int units, mult;
 	u16 id, base, config;
@@ -160,11 +157,11 @@ static int smc_eeprom_addr(struct smc_dev *smc, u8 *addr)
 
 static int smc_read_mac(struct smc_dev *smc)
 {
-	struct pcmcia_device *link = smc->link;
+	struct pcmcia_device *link = smc->nic.link;
 	u8 addr[ETH_ALEN];
 	int rc;
 
-	if (!pcmcia_get_mac_from_cis(link, smc->ndev))
+	if (!pcmcia_get_mac_from_cis(link, smc->nic.ndev))
 		return 0;
 	if (!smc_hex_addr(link->prod_id[2], addr) &&
 	    !smc_hex_addr(link->prod_id[3], addr)) {
@@ -174,21 +171,8 @@ static int smc_read_mac(struct smc_dev *smc)
 			return rc;
 		}
 	}
-	if (is_valid_ether_addr(addr)) {
-		eth_hw_addr_set(smc->ndev, addr);
-		return 0;
-	}
-	eth_hw_addr_random(smc->ndev);
-	dev_warn(&link->dev, "the card holds no valid address (%pM), using %pM\n",
-		 addr, smc->ndev->dev_addr);
+	pcnic_set_mac(&smc->nic, addr);
 	return 0;
-}
-
-static void smc_release(struct pcmcia_device *link, struct net_device *ndev)
-{
-	pcmcia_disable_device(link);
-	link->priv = NULL;
-	free_netdev(ndev);
 }
 
 static int smc_probe(struct pcmcia_device *link)
@@ -201,9 +185,7 @@ static int smc_probe(struct pcmcia_device *link)
 	ndev = alloc_etherdev(sizeof(*smc));
 	if (!ndev)
 		return -ENOMEM;
-	smc = netdev_priv(ndev);
-	smc_dev_init(smc, ndev, link);
-	smc->msg_enable = SMC_MSG_DEFAULT;
+	smc = smc_dev_init(ndev, link);
 
 	rc = smc_enable(link);
 	if (rc)
@@ -234,14 +216,8 @@ static int smc_probe(struct pcmcia_device *link)
 		strscpy(xcvr, "10baseT", sizeof(xcvr));
 	}
 
-	SET_NETDEV_DEV(ndev, &link->dev);
-	ndev->netdev_ops = &smc_netdev_ops;
-	ndev->ethtool_ops = &smc_ethtool_ops;
-	ndev->watchdog_timeo = SMC_TX_TIMEOUT;
-	ndev->base_addr = smc->io;
-	ndev->irq = link->irq;
-	netif_carrier_off(ndev);	/* until open finds the link */
-	rc = register_netdev(ndev);
+	rc = pcnic_register(&smc->nic, smc->io, &smc_netdev_ops,
+			    &smc_ethtool_ops, SMC_TX_TIMEOUT);
 	if (rc)
 		goto fail;
 	netdev_info(ndev, "SMC 91C%s rev %lu at %pR, irq %u, %pM, %u KB buffer, %s\n",
@@ -251,29 +227,8 @@ static int smc_probe(struct pcmcia_device *link)
 	return 0;
 
 fail:
-	smc_release(link, ndev);
+	pcnic_release(&smc->nic);
 	return rc;
-}
-
-static void smc_remove(struct pcmcia_device *link)
-{
-	struct net_device *ndev = ((struct smc_dev *)link->priv)->ndev;
-
-	netif_device_detach(ndev);
-	unregister_netdev(ndev);
-	smc_release(link, ndev);
-}
-
-static int smc_pcmcia_suspend(struct pcmcia_device *link)
-{
-	smc_suspend(link->priv);
-	return 0;
-}
-
-static int smc_pcmcia_resume(struct pcmcia_device *link)
-{
-	smc_resume(link->priv);
-	return 0;
 }
 
 /*
@@ -309,9 +264,7 @@ static struct pcmcia_driver smc_driver = {
 	.owner		= THIS_MODULE,
 	.name		= "smc91c92_cs",
 	.probe		= smc_probe,
-	.remove		= smc_remove,
-	.suspend	= smc_pcmcia_suspend,
-	.resume		= smc_pcmcia_resume,
+	PCNIC_PCMCIA_OPS,
 	.id_table	= smc_ids,
 };
 module_pcmcia_driver(smc_driver);

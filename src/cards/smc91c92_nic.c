@@ -16,8 +16,8 @@
  * lost and counted through the RX overrun interrupt.
  *
  * The link: on MII cards the PHY under the kernel's mii library, else
- * the 10BASE-T link test in the EPH status; a work item polls it every
- * second.  Resets that sleep (transmit timeout) run in a work item.
+ * the 10BASE-T link test in the EPH status; the shared link poll
+ * (pcnic.c) looks every second.  Resets that sleep (transmit timeout) run in a work item.
  */
 
 #include <linux/bitfield.h>
@@ -26,19 +26,18 @@
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/interrupt.h>
-#include <linux/linkmode.h>
-#include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
 
 #include "compat.h"
 #include "smc91c92.h"
+
+static_assert(offsetof(struct smc_dev, nic) == 0);
 
 #define SMC_IRQ_ROUNDS		8	/* status reads per interrupt */
 #define SMC_ALLOC_POLLS		8	/* reads of the status for an allocation */
 #define SMC_FULL_PAGES		DIV_ROUND_UP(ETH_FRAME_LEN + SMC_PKT_OVERHEAD, SMC_PAGE)
 #define SMC_IRQS		(SMC_INT_RCV | SMC_INT_TX | SMC_INT_RX_OVRN | \
 				 SMC_INT_EPH)
-#define SMC_LINK_POLL		HZ
 
 /*
  * The MMU takes microseconds to reset or release; give a reset 20 ms
@@ -202,7 +201,7 @@ int smc_phy_find(struct smc_dev *smc)
 	int phy, bmsr;
 
 	for (phy = 0; phy < 32; phy++) {
-		bmsr = smc_mdio_read(smc->ndev, phy, MII_BMSR);
+		bmsr = smc_mdio_read(smc->nic.ndev, phy, MII_BMSR);
 		if (bmsr && bmsr != 0xffff) {
 			smc->mii.phy_id = phy;
 			return 0;
@@ -215,7 +214,7 @@ int smc_phy_find(struct smc_dev *smc)
 
 static void smc_rx_filter(struct smc_dev *smc, u8 *table, u16 *rcr)
 {
-	struct net_device *ndev = smc->ndev;
+	struct net_device *ndev = smc->nic.ndev;
 	struct netdev_hw_addr *ha;
 	u32 bit;
 
@@ -282,14 +281,14 @@ static void smc_tx_alloc(struct smc_dev *smc)
 			return;
 		}
 	}
-	netif_stop_queue(smc->ndev);
+	netif_stop_queue(smc->nic.ndev);
 	smc_set_irq_mask(smc, smc->irq_mask | SMC_INT_ALLOC);
 }
 
 /* Program the chip after its reset and turn it on (lock held). */
 static void smc_hw_init(struct smc_dev *smc)
 {
-	const u8 *addr = smc->ndev->dev_addr;
+	const u8 *addr = smc->nic.ndev->dev_addr;
 	unsigned long io = smc->io;
 	int i;
 
@@ -366,7 +365,7 @@ done:
 /* A frame the chip gave up on (lock held): counted, freed, TX on again. */
 static void smc_tx_error(struct smc_dev *smc)
 {
-	struct net_device_stats *st = &smc->ndev->stats;
+	struct net_device_stats *st = &smc->nic.ndev->stats;
 	unsigned long io = smc->io;
 	u8 pnr = inb(io + SMC_B2_PNR);
 	u8 pkt = inb(io + SMC_B2_FIFO);
@@ -384,7 +383,7 @@ static void smc_tx_error(struct smc_dev *smc)
 		st->tx_aborted_errors++;
 		st->collisions += 16;
 	}
-	netif_dbg(smc, tx_err, smc->ndev, "frame not sent, TX status %#06x\n",
+	netif_dbg(&smc->nic, tx_err, smc->nic.ndev, "frame not sent, TX status %#06x\n",
 		  status);
 	outw(SMC_MMU_FREE, io + SMC_B2_MMU);
 	smc_mmu_wait_atomic(io);
@@ -402,7 +401,7 @@ static void smc_want_reset(struct smc_dev *smc)
 		return;
 	smc->resetting = true;
 	smc_set_irq_mask(smc, 0);
-	netif_stop_queue(smc->ndev);
+	netif_stop_queue(smc->nic.ndev);
 	schedule_work(&smc->reset_work);
 }
 
@@ -429,7 +428,7 @@ static void smc_tx_timeout(struct net_device *ndev, unsigned int txqueue)
  */
 static struct sk_buff *smc_rx_one(struct smc_dev *smc)
 {
-	struct net_device_stats *st = &smc->ndev->stats;
+	struct net_device_stats *st = &smc->nic.ndev->stats;
 	unsigned long io = smc->io;
 	struct sk_buff *skb = NULL;
 	unsigned int count, len;
@@ -451,10 +450,10 @@ static struct sk_buff *smc_rx_one(struct smc_dev *smc)
 			st->rx_crc_errors++;
 		else if (status & SMC_RS_ALGNERR)
 			st->rx_frame_errors++;
-		netif_dbg(smc, rx_err, smc->ndev,
+		netif_dbg(&smc->nic, rx_err, smc->nic.ndev,
 			  "frame dropped, RX status %#06x, count %u\n", status, count);
 	} else {
-		skb = netdev_alloc_skb_ip_align(smc->ndev, len + 1);
+		skb = netdev_alloc_skb_ip_align(smc->nic.ndev, len + 1);
 		if (skb) {
 			insw(io + SMC_B2_DATA, skb->data, (len + 1) / 2);
 			skb_put(skb, len);
@@ -468,7 +467,7 @@ static struct sk_buff *smc_rx_one(struct smc_dev *smc)
 	}
 	outw(SMC_MMU_RX_RELEASE, io + SMC_B2_MMU);
 	if (smc_mmu_wait_atomic(io) == -ETIMEDOUT) {
-		netif_err(smc, rx_err, smc->ndev,
+		netif_err(&smc->nic, rx_err, smc->nic.ndev,
 			  "the MMU does not release a received frame, resetting the card\n");
 		smc_want_reset(smc);
 	}
@@ -493,7 +492,7 @@ static int smc_poll(struct napi_struct *napi, int budget)
 			break;
 		done++;
 		if (skb) {
-			skb->protocol = eth_type_trans(skb, smc->ndev);
+			skb->protocol = eth_type_trans(skb, smc->nic.ndev);
 			napi_gro_receive(napi, skb);
 		}
 	}
@@ -519,14 +518,14 @@ static void smc_eph_event(struct smc_dev *smc)
 
 	smc_bank(io, 0);
 	counts = inw(io + SMC_B0_COUNTER);
-	smc->ndev->stats.collisions += (counts & 0xf) + ((counts >> 4) & 0xf);
+	smc->nic.ndev->stats.collisions += (counts & 0xf) + ((counts >> 4) & 0xf);
 	outw(smc_tcr(smc), io + SMC_B0_TCR);
 	smc_bank(io, 2);
 }
 
 static irqreturn_t smc_interrupt(int irq, void *data)
 {
-	struct smc_dev *smc = data;
+	struct smc_dev *smc = to_smc(data);
 	unsigned long io = smc->io;
 	irqreturn_t ret = IRQ_NONE;
 	unsigned int round;
@@ -551,18 +550,18 @@ static irqreturn_t smc_interrupt(int irq, void *data)
 			smc->tx_pkt = inb(io + SMC_B2_ARR) & SMC_PKT_NUMBER;
 			outb(SMC_INT_ALLOC, io + SMC_B2_INT);
 			smc_set_irq_mask(smc, smc->irq_mask & ~SMC_INT_ALLOC);
-			netif_wake_queue(smc->ndev);
+			netif_wake_queue(smc->nic.ndev);
 		}
 		if (status & SMC_INT_RX_OVRN) {
-			smc->ndev->stats.rx_errors++;
-			smc->ndev->stats.rx_fifo_errors++;
+			smc->nic.ndev->stats.rx_errors++;
+			smc->nic.ndev->stats.rx_fifo_errors++;
 			outb(SMC_INT_RX_OVRN, io + SMC_B2_INT);
 		}
 		if (status & SMC_INT_EPH)
 			smc_eph_event(smc);
 	}
 	if (round == SMC_IRQ_ROUNDS && net_ratelimit())
-		netdev_warn(smc->ndev, "events keep coming (status %#04x)\n",
+		netdev_warn(smc->nic.ndev, "events keep coming (status %#04x)\n",
 			    inb(io + SMC_B2_INT));
 	spin_unlock(&smc->lock);
 	return ret;
@@ -574,16 +573,16 @@ static void smc_reset_work(struct work_struct *work)
 	int rc = -ENODEV;
 
 	napi_disable(&smc->napi);
-	if (pcmcia_dev_present(smc->link))
+	if (pcmcia_dev_present(smc->nic.link))
 		rc = smc_chip_reset(smc);
 	if (rc == -ETIMEDOUT)
-		netdev_err(smc->ndev, "the card did not finish its reset\n");
+		netdev_err(smc->nic.ndev, "the card did not finish its reset\n");
 	spin_lock_irq(&smc->lock);
 	smc->resetting = false;
 	if (smc->up && !rc) {
 		smc_hw_init(smc);
 		if (smc->tx_pkt >= 0)
-			netif_wake_queue(smc->ndev);
+			netif_wake_queue(smc->nic.ndev);
 	}
 	spin_unlock_irq(&smc->lock);
 	napi_enable(&smc->napi);
@@ -591,18 +590,18 @@ static void smc_reset_work(struct work_struct *work)
 
 /* ---- the link ---- */
 
-static void smc_link_poll(struct work_struct *work)
+/*
+ * The link poll's look (pcnic.c): the PHY, whose duplex the MAC follows,
+ * or the 10BASE-T link test.
+ */
+static void smc_link_check(struct pcnic *nic, bool first)
 {
-	struct smc_dev *smc = container_of(to_delayed_work(work), struct smc_dev,
-					   link_poll);
-	struct net_device *ndev = smc->ndev;
-	bool first = smc->link_first;
+	struct smc_dev *smc = to_smc(nic);
 	bool ok;
 
-	smc->link_first = false;
 	if (smc->has_mii) {
-		/* true when the duplex changed: the MAC follows */
-		if (mii_check_media(&smc->mii, netif_msg_link(smc), first)) {
+		/* true when the duplex changed */
+		if (mii_check_media(&smc->mii, netif_msg_link(nic), first)) {
 			spin_lock_irq(&smc->lock);
 			if (smc->up && !smc->resetting) {
 				smc_bank(smc->io, 0);
@@ -611,50 +610,43 @@ static void smc_link_poll(struct work_struct *work)
 			}
 			spin_unlock_irq(&smc->lock);
 		}
-	} else {
-		spin_lock_irq(&smc->lock);
-		smc_bank(smc->io, 0);
-		ok = inw(smc->io + SMC_B0_EPH) & SMC_EPH_LINK_OK;
-		smc_bank(smc->io, 2);
-		spin_unlock_irq(&smc->lock);
-		if (ok != smc->link_ok || first) {
-			smc->link_ok = ok;
-			if (ok)
-				netif_carrier_on(ndev);
-			else
-				netif_carrier_off(ndev);
-			if (ok)
-				netif_info(smc, link, ndev, "link up, 10Mbps, half-duplex\n");
-			else
-				netif_info(smc, link, ndev, "link down\n");
-		}
+		return;
 	}
-	schedule_delayed_work(&smc->link_poll, SMC_LINK_POLL);
+	spin_lock_irq(&smc->lock);
+	smc_bank(smc->io, 0);
+	ok = inw(smc->io + SMC_B0_EPH) & SMC_EPH_LINK_OK;
+	smc_bank(smc->io, 2);
+	spin_unlock_irq(&smc->lock);
+	pcnic_link_10(nic, ok, first);
 }
 
 static void smc_link_start(struct smc_dev *smc)
 {
-	smc->link_first = true;
-	smc->link_ok = false;
-	netif_carrier_off(smc->ndev);
 	if (smc->has_mii) {
 		/* reset the PHY, advertise what it can, negotiate */
-		smc_mdio_write(smc->ndev, smc->mii.phy_id, MII_BMCR, BMCR_RESET);
-		smc_mdio_write(smc->ndev, smc->mii.phy_id, MII_ADVERTISE,
+		smc_mdio_write(smc->nic.ndev, smc->mii.phy_id, MII_BMCR, BMCR_RESET);
+		smc_mdio_write(smc->nic.ndev, smc->mii.phy_id, MII_ADVERTISE,
 			       ADVERTISE_ALL | ADVERTISE_CSMA);
-		smc_mdio_write(smc->ndev, smc->mii.phy_id, MII_BMCR,
+		smc_mdio_write(smc->nic.ndev, smc->mii.phy_id, MII_BMCR,
 			       BMCR_ANENABLE | BMCR_ANRESTART);
 	}
-	schedule_delayed_work(&smc->link_poll, 0);
+	pcnic_link_start(&smc->nic);
 }
 
-/* ---- net_device ---- */
+/* ---- the life cycle (pcnic.c) ---- */
+
+static int smc_reset(struct pcnic *nic)
+{
+	return smc_chip_reset(to_smc(nic));
+}
 
 /* The card programmed and running, its link followed: open and resume. */
-static void smc_start(struct smc_dev *smc)
+static void smc_start(struct pcnic *nic)
 {
+	struct smc_dev *smc = to_smc(nic);
+
 	napi_enable(&smc->napi);
-	netif_start_queue(smc->ndev);
+	netif_start_queue(nic->ndev);
 	spin_lock_irq(&smc->lock);
 	smc_hw_init(smc);
 	smc->up = true;
@@ -663,13 +655,14 @@ static void smc_start(struct smc_dev *smc)
 }
 
 /* Nothing runs on the card any more: stop and suspend. */
-static void smc_halt(struct smc_dev *smc)
+static void smc_halt(struct pcnic *nic)
 {
-	netif_stop_queue(smc->ndev);
-	cancel_delayed_work_sync(&smc->link_poll);
+	struct smc_dev *smc = to_smc(nic);
+
+	netif_stop_queue(nic->ndev);
 	spin_lock_irq(&smc->lock);
 	smc->up = false;
-	if (pcmcia_dev_present(smc->link))
+	if (pcmcia_dev_present(nic->link))
 		smc_hw_stop(smc);
 	spin_unlock_irq(&smc->lock);
 	cancel_work_sync(&smc->reset_work);
@@ -677,37 +670,14 @@ static void smc_halt(struct smc_dev *smc)
 	napi_disable(&smc->napi);
 }
 
-static int smc_open(struct net_device *ndev)
-{
-	struct smc_dev *smc = netdev_priv(ndev);
-	int rc;
+static const struct pcnic_ops smc_pcnic_ops = {
+	.reset		= smc_reset,
+	.start		= smc_start,
+	.halt		= smc_halt,
+	.interrupt	= smc_interrupt,
+};
 
-	if (!pcmcia_dev_present(smc->link))
-		return -ENODEV;
-	rc = smc_chip_reset(smc);
-	if (rc == -ETIMEDOUT) {
-		netdev_err(ndev, "the card did not finish its reset\n");
-		return -EIO;
-	}
-	if (rc)
-		return rc;
-	rc = request_irq(smc->link->irq, smc_interrupt, IRQF_SHARED, ndev->name,
-			 smc);
-	if (rc)
-		return rc;
-	smc_start(smc);
-	return 0;
-}
-
-static int smc_stop(struct net_device *ndev)
-{
-	struct smc_dev *smc = netdev_priv(ndev);
-
-	smc_halt(smc);
-	free_irq(smc->link->irq, smc);
-	netif_carrier_off(ndev);
-	return 0;
-}
+/* ---- net_device ---- */
 
 static void smc_set_rx_mode(struct net_device *ndev)
 {
@@ -729,70 +699,25 @@ static int smc_eth_ioctl(struct net_device *ndev, struct ifreq *rq, int cmd)
 	return generic_mii_ioctl(&smc->mii, if_mii(rq), cmd, NULL);
 }
 
-/* Suspended, the card keeps nothing: resume resets and reprograms it. */
-void smc_suspend(struct smc_dev *smc)
-{
-	rtnl_lock();
-	netif_device_detach(smc->ndev);
-	if (netif_running(smc->ndev))
-		smc_halt(smc);
-	rtnl_unlock();
-}
-
-void smc_resume(struct smc_dev *smc)
-{
-	int rc;
-
-	rtnl_lock();
-	if (netif_running(smc->ndev)) {
-		rc = smc_chip_reset(smc);
-		if (rc == -ETIMEDOUT)
-			netdev_err(smc->ndev, "the card did not finish its reset\n");
-		if (!rc)
-			smc_start(smc);
-	}
-	netif_device_attach(smc->ndev);
-	rtnl_unlock();
-}
-
 const struct net_device_ops smc_netdev_ops = {
-	.ndo_open		= smc_open,
-	.ndo_stop		= smc_stop,
+	PCNIC_NETDEV_OPS,
 	.ndo_start_xmit		= smc_start_xmit,
 	.ndo_tx_timeout		= smc_tx_timeout,
 	.ndo_set_rx_mode	= smc_set_rx_mode,
 	.ndo_eth_ioctl		= smc_eth_ioctl,
-	.ndo_set_mac_address	= eth_mac_addr,
-	.ndo_validate_addr	= eth_validate_addr,
 };
 
 /* ---- ethtool ---- */
-
-static void smc_get_drvinfo(struct net_device *ndev, struct ethtool_drvinfo *info)
-{
-	struct smc_dev *smc = netdev_priv(ndev);
-
-	strscpy(info->driver, KBUILD_MODNAME, sizeof(info->driver));
-	strscpy(info->bus_info, dev_name(&smc->link->dev), sizeof(info->bus_info));
-}
 
 static int smc_get_link_ksettings(struct net_device *ndev,
 				  struct ethtool_link_ksettings *cmd)
 {
 	struct smc_dev *smc = netdev_priv(ndev);
 
-	if (smc->has_mii) {
+	if (smc->has_mii)
 		mii_ethtool_get_link_ksettings(&smc->mii, cmd);
-		return 0;
-	}
-	ethtool_link_ksettings_zero_link_mode(cmd, supported);
-	linkmode_set_bit(ETHTOOL_LINK_MODE_10baseT_Half_BIT, cmd->link_modes.supported);
-	linkmode_set_bit(ETHTOOL_LINK_MODE_TP_BIT, cmd->link_modes.supported);
-	ethtool_link_ksettings_zero_link_mode(cmd, advertising);
-	cmd->base.speed = SPEED_10;
-	cmd->base.duplex = DUPLEX_HALF;
-	cmd->base.port = PORT_TP;
-	cmd->base.autoneg = AUTONEG_DISABLE;
+	else
+		pcnic_ksettings_10_half(cmd);
 	return 0;
 }
 
@@ -815,50 +740,29 @@ static int smc_nway_reset(struct net_device *ndev)
 	return mii_nway_restart(&smc->mii);
 }
 
-static u32 smc_get_link(struct net_device *ndev)
-{
-	return netif_carrier_ok(ndev);
-}
-
-static u32 smc_get_msglevel(struct net_device *ndev)
-{
-	struct smc_dev *smc = netdev_priv(ndev);
-
-	return smc->msg_enable;
-}
-
-static void smc_set_msglevel(struct net_device *ndev, u32 level)
-{
-	struct smc_dev *smc = netdev_priv(ndev);
-
-	smc->msg_enable = level;
-}
-
 const struct ethtool_ops smc_ethtool_ops = {
-	.get_drvinfo		= smc_get_drvinfo,
-	.get_link		= smc_get_link,
+	PCNIC_ETHTOOL_OPS,
 	.get_link_ksettings	= smc_get_link_ksettings,
 	.set_link_ksettings	= smc_set_link_ksettings,
 	.nway_reset		= smc_nway_reset,
-	.get_msglevel		= smc_get_msglevel,
-	.set_msglevel		= smc_set_msglevel,
 };
 
 /* The network side of a new card, in @ndev's private area. */
-void smc_dev_init(struct smc_dev *smc, struct net_device *ndev,
-		  struct pcmcia_device *link)
+struct smc_dev *smc_dev_init(struct net_device *ndev,
+			     struct pcmcia_device *link)
 {
-	smc->ndev = ndev;
-	smc->link = link;
+	struct smc_dev *smc = netdev_priv(ndev);
+
+	pcnic_init(&smc->nic, ndev, link, &smc_pcnic_ops);
+	smc->nic.link_check = smc_link_check;
 	smc->tx_pkt = -1;
-	link->priv = smc;
 	spin_lock_init(&smc->lock);
 	INIT_WORK(&smc->reset_work, smc_reset_work);
-	INIT_DELAYED_WORK(&smc->link_poll, smc_link_poll);
 	netif_napi_add(ndev, &smc->napi, smc_poll);
 	smc->mii.dev = ndev;
 	smc->mii.mdio_read = smc_mdio_read;
 	smc->mii.mdio_write = smc_mdio_write;
 	smc->mii.phy_id_mask = 0x1f;
 	smc->mii.reg_num_mask = 0x1f;
+	return smc;
 }

@@ -372,6 +372,27 @@ def firmware_args():
     return args
 
 
+def acpi_table(name):
+    """vm/guest/NAME.asl compiled (iasl) into the cache, once per source
+    text; returns the AML file's path."""
+    src = os.path.join(GUEST_DIR, name + ".asl")
+    with open(src, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()[:16]
+    outdir = os.path.join(CACHE, "guest", "acpi")
+    aml = os.path.join(outdir, "%s-%s.aml" % (name, digest))
+    if os.path.exists(aml):
+        return aml
+    _need_host_packages("acpica-tools")
+    os.makedirs(outdir, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=outdir) as tmp:
+        out = subprocess.run(["iasl", "-p", os.path.join(tmp, name), src],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if out.returncode != 0:
+            raise GuestError("iasl %s failed:\n%s" % (src, out.stdout.decode(errors="replace")))
+        os.replace(os.path.join(tmp, name + ".aml"), aml)
+    return aml
+
+
 class QMP:
     """A minimal QMP client: commands return their 'return' value, errors
     raise, events are kept until someone waits for them."""
@@ -561,7 +582,8 @@ class Guest:
                 "-chardev", "file,id=klog,append=on,path=" + os.path.join(self.logdir, "kernel.log"),
                 "-serial", "chardev:klog",
                 "-qmp", "unix:%s,server=on,wait=off" % self._qmp_path]
-        argv += self._boot_args(batch) + firmware_args() + self.qemu_args
+        argv += self._boot_args(batch) + firmware_args() + self._firmware_tables()
+        argv += self.qemu_args
         with open(os.path.join(self.logdir, "cmdline.txt"), "w") as f:
             f.write(" ".join(shlex.quote(a) for a in argv) + "\n")
         return argv
@@ -574,10 +596,8 @@ class Guest:
             # against the PIT wrongly by a factor of 40; guest sleeps and
             # timeouts then end far too early.
             cmdline += " tsc=unstable"
-        if self.kernel and self.kernel.config("64BIT") != "y":
-            # A 32-bit kernel keeps the VGA hole for itself, so its PC Card
-            # sockets get an upper memory block that QEMU's _CRS does not
-            # list (rootfs/sbin/pcl-socket-startup): PCI must not be
+        if self._upper_memory_block():
+            # QEMU's _CRS does not list the block: PCI must not be
             # limited to _CRS.
             cmdline += " pci=nocrs"
         if batch:
@@ -587,6 +607,20 @@ class Guest:
         if self.append:
             cmdline += " " + self.append
         return cmdline
+
+    def _upper_memory_block(self):
+        """Whether the guest's PC Card sockets get the upper memory block
+        0xd0000-0xdffff (rootfs/sbin/pcl-socket-startup): a 32-bit kernel
+        keeps the VGA hole for itself."""
+        return self.kernel is not None and self.kernel.config("64BIT") != "y"
+
+    def _firmware_tables(self):
+        """ACPI tables of ours for the firmware: with the upper memory
+        block, one that keeps it decoded to the bus across suspend to RAM
+        (pam-wake.asl)."""
+        if self._upper_memory_block():
+            return ["-acpitable", "file=" + acpi_table("pam-wake")]
+        return []
 
     def _boot_args(self, batch):
         """QEMU arguments that say what to boot: here a Debian kernel with
