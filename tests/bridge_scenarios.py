@@ -12,11 +12,18 @@ they run last:
 Its rig supplies the counts (eject_cycles, read_eject_cycles,
 reload_cycles), unload_module() and load_module(), which loads the
 bridge module as the test module loads it.
+
+After them, the scenarios our ISA bridge modules (test_i82365.py,
+test_tcic.py) share, on a cfrig.IsaBridgeRig: the module found on the
+lines it is given, status changes on their line or polled, both
+sockets' cards on one line, and suspend to RAM.  A test module takes
+them under the same names in the same way, in the order it wants them.
 """
 
 import time
 
-from cfrig import REMOVE_TIMEOUT
+from cfrig import (ISA_CARD_IRQ, ISA_CS_IRQ, ISA_IRQ_PARAMS, ISA_POLL_PARAMS,
+                   REMOVE_TIMEOUT)
 
 
 def eject_insert_cycles(rig):
@@ -63,4 +70,110 @@ def unload_reload_with_cards_present(rig):
         rig.load_module()
     for slot in (0, 1):
         rig.assert_reads_back(slot)
+    rig.g.assert_clean_kernel_log()
+
+
+# ---------------------------------------------------------- ISA bridges
+
+def isa_finds_the_chip_and_the_card(rig):
+    """Our module (not upstream's) finds the chip, makes its own platform
+    device for the two sockets, tests the lines it is given (the chip
+    raised both) and takes the status change line."""
+    g = rig.g
+    assert g.check("uname -r").strip() == rig.ko_release, \
+        "the module was built for another kernel than the guest runs"
+    assert g.run("[ -d /sys/module/%s ]" % rig.module)[1] != 0
+    rig.load(ISA_IRQ_PARAMS)
+    assert "O" in g.check("cat /sys/module/%s/taint" % rig.module), \
+        "the bridge is not driven by our out-of-tree module"
+    assert rig.sockets() == ["pcmcia_socket0", "pcmcia_socket1"]
+    for n in (0, 1):
+        parent = g.check("readlink -f /sys/class/pcmcia_socket/pcmcia_socket%d/device" % n)
+        assert parent.strip() == "/sys/devices/platform/%s" % rig.module, parent
+    log = rig.load_log()
+    rig.check_probe_log(log)
+    assert "ISA IRQs for cards (tested): %d,%d" % (ISA_CARD_IRQ, ISA_CS_IRQ) in log, log
+    assert "status changes on IRQ %d" % ISA_CS_IRQ in log, log
+    assert "polling for status changes" not in log, log
+    assert rig.interrupts()[ISA_CS_IRQ][1] == [rig.module]
+    rig.assert_reads_back(0)
+    rig.assert_card_irqs(ISA_CARD_IRQ)
+    g.assert_clean_kernel_log()
+
+
+def isa_status_change_interrupt_on_cs_irq(rig):
+    """Insertion and removal are seen through the status change line
+    alone: with an interrupt and no poll_interval the driver never polls."""
+    rig.load(ISA_IRQ_PARAMS)
+    rig.ensure(1, False)
+    before = rig.count(ISA_CS_IRQ)
+    rig.insert(1)
+    rig.assert_reads_back(1)
+    assert rig.count(ISA_CS_IRQ) > before, "no status change interrupt on insertion"
+    before = rig.count(ISA_CS_IRQ)
+    rig.eject_insert(1)
+    assert rig.count(ISA_CS_IRQ) >= before + 2, \
+        "eject and insertion gave %d status change interrupts" % (
+            rig.count(ISA_CS_IRQ) - before)
+    rig.assert_card_irqs(ISA_CARD_IRQ)
+    rig.g.assert_clean_kernel_log()
+
+
+def isa_both_sockets_at_once(rig):
+    """Both cards read at once, their IREQ# on one line (the chip ORs
+    them)."""
+    rig.load(ISA_IRQ_PARAMS)
+    rig.ensure(0, True)
+    rig.ensure(1, True)
+    disks = {slot: rig.wait_disk(slot) for slot in (0, 1)}
+    assert disks[0] != disks[1]
+    before = rig.count(ISA_CARD_IRQ)
+    rig.g.check("sha256sum /dev/%s >/dev/null & sha256sum /dev/%s >/dev/null; wait"
+                % (disks[0], disks[1]), timeout=300)
+    assert rig.count(ISA_CARD_IRQ) > before
+    for slot in (0, 1):
+        rig.assert_reads_back(slot)
+    rig.assert_card_irqs(ISA_CARD_IRQ)
+    rig.g.assert_clean_kernel_log()
+
+
+def isa_polling_mode(rig):
+    """Without a status change line (poll_interval, no cs_irq) the driver
+    holds no interrupt of its own, and an eject and insertion are still
+    seen."""
+    rig.ensure(0, True)
+    rig.ensure(1, True)
+    rig.load(ISA_POLL_PARAMS)
+    log = rig.load_log()
+    assert "polling for status changes every" in log, log
+    assert "status changes on IRQ" not in log, log
+    assert all(rig.module not in names for _, names in rig.interrupts().values()), \
+        rig.g.check("cat /proc/interrupts")
+    for slot in (0, 1):
+        rig.assert_reads_back(slot)
+    rig.eject_insert(1)
+    rig.assert_card_irqs(ISA_CARD_IRQ)
+    rig.g.assert_clean_kernel_log()
+
+
+def isa_suspend_to_ram_rtc_wakeup(rig):
+    """Suspend to RAM with a card in use, woken by the RTC.  QEMU resets
+    the controller on the way back: the driver's resume must set the chip
+    up again (interrupts, and whatever else the chip has: the rig checks
+    it) before the PC Card core resumes the sockets.  Runs last: it
+    suspends the whole guest."""
+    rig.load(rig.suspend_params())
+    rig.ensure(0, True)
+    if rig.inserted[1]:
+        rig.quiet_disk(1)
+    rig.ensure(1, False)
+    rig.wait_disk(0)
+    rig.sleep_and_wake("deep")
+    rig.assert_reads_back(0)
+    rig.check_chip_setup()
+    # status changes still arrive on their line
+    before = rig.count(ISA_CS_IRQ)
+    rig.insert(1)
+    rig.assert_reads_back(1)
+    assert rig.count(ISA_CS_IRQ) > before, "no status change interrupt after resume"
     rig.g.assert_clean_kernel_log()

@@ -65,7 +65,8 @@ def bridge_guest(rig_class, name, kernel, matrix_name, module, tmp,
     """A guest on `kernel` with the rig behind `bridge` (and QEMU's
     extra_args) and our `module` (built for matrix_name into tmp) in its
     initramfs, not yet loaded: yields rig_class(guest, images, the
-    module's kernel release)."""
+    module's kernel release), its kernel attribute the guest kernel's
+    name."""
     with pk.rolling_tolerance(matrix_name):
         ko = pk.our_modules(matrix_name, [module], tmp)[0]
         images, args = qemu_args(tmp, bridge=bridge)
@@ -73,7 +74,9 @@ def bridge_guest(rig_class, name, kernel, matrix_name, module, tmp,
                       extra_ko=[ko], qemu_args=args + list(extra_args))
         guest.start()
     try:
-        yield rig_class(guest, images, vermagic_release(ko))
+        rig = rig_class(guest, images, vermagic_release(ko))
+        rig.kernel = kernel
+        yield rig
     finally:
         guest.stop()
 
@@ -86,6 +89,7 @@ class CfRig:
         self.images = images            # slot -> (node name, sha256)
         self.inserted = {0: True, 1: False}
         self.ko_release = ko_release    # our bridge module's kernel, if any
+        self.kernel = None              # the guest kernel (bridge_guest() sets it)
 
     @staticmethod
     def card_id(slot):
@@ -187,19 +191,51 @@ class CfRig:
             "socket %s (/dev/%s) read back wrong data" % (slot, disk)
 
 
+# The ISA lines our ISA bridge modules are given in QEMU's pc machine
+# (see test_i82365.py): cards on 5, status changes on 7; and polling mode,
+# cards on 5 and no status change line.
+ISA_CARD_IRQ, ISA_CS_IRQ = 5, 7
+ISA_IRQ_PARAMS = "irq_list=%d,%d cs_irq=%d" % (ISA_CARD_IRQ, ISA_CS_IRQ, ISA_CS_IRQ)
+ISA_POLL_JIFFIES = 25
+ISA_POLL_PARAMS = "irq_list=%d poll_interval=%d" % (ISA_CARD_IRQ, ISA_POLL_JIFFIES)
+
+
 class IsaBridgeRig(CfRig):
     """The CompactFlash rig with one of our ISA bridge modules (module),
     loaded and reloaded with parameters, and the guest's ISA interrupt
-    lines as /proc/interrupts counts them."""
+    lines as /proc/interrupts counts them.  The scenarios every ISA
+    bridge runs are in bridge_scenarios.py; a subclass says what its
+    driver reports of the chip (check_probe_log) and, for suspend, what
+    else it loads and checks."""
 
     module = None               # set by the subclass
-    default_params = ""         # what ensure() loads the module with
+    default_params = ISA_IRQ_PARAMS  # what ensure() loads the module with
     card_driver = "pata_pcmcia"  # its handlers: pata_pcmcia[0.0]
 
     def __init__(self, guest, images, ko_release):
         super().__init__(guest, images, ko_release)
         self.params = None
         self.log_mark = 0
+
+    def check_probe_log(self, log):
+        """Assert what the module's load log says of the chip and its
+        sockets."""
+        raise NotImplementedError
+
+    def suspend_params(self):
+        """The parameters the suspend scenario loads the module with."""
+        return self.default_params
+
+    def check_chip_setup(self):
+        """Assert that the chip's own registers are as the module set
+        them (after a system resume, say)."""
+
+    # the stress scenarios' reload (bridge_scenarios.py)
+    def load_module(self):
+        self.load(self.default_params)
+
+    def unload_module(self):
+        self.unload()
 
     def load(self, params):
         """Load the module with these parameters (unloading it first if

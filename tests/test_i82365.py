@@ -11,10 +11,11 @@ two chips are the two variants, swapped between the kernels: on 7.x the
 cards sit in a Cirrus Logic CL-PD6722 and the Intel 82365SL-DF is the
 second chip, on i686 the other way round.  So every test runs on both
 variants, and the Cirrus registers of our own (options, timing sets) are
-read back through /dev/port, which Debian's kernel has.  After the
-scenarios below come the stress scenarios every bridge runs
-(tests/bridge_scenarios.py): in CI on 7.x only, 5 surprise ejects, 1
-with reads in flight and 3 module reloads with cards in both sockets;
+read back through /dev/port, which Debian's kernel has.  The scenarios
+that hold for every ISA bridge of ours (test_tcic.py runs them too) and
+the i82365's own are below; then come the stress scenarios every bridge
+runs (tests/bridge_scenarios.py): in CI on 7.x only, 5 surprise ejects,
+1 with reads in flight and 3 module reloads with cards in both sockets;
 make soak runs the issue's 200, 200 and 100 on both kernels.  Last,
 suspend to RAM with a card in use comes back with the card working
 (QEMU resets the controller on the way: the driver restores its setup,
@@ -42,7 +43,7 @@ import os
 import pytest
 
 import bridge_scenarios
-from cfrig import CfRig, IsaBridgeRig, bridge_guest, card_images
+from cfrig import ISA_IRQ_PARAMS as IRQ_PARAMS, CfRig, IsaBridgeRig, bridge_guest, card_images
 
 # (guest kernel, kernels.matrix line, the chip at 0x3e0, the one at 0x3e2):
 # trixie-backports' amd64 7.x, and our own 32-bit 7.x
@@ -54,10 +55,6 @@ MODEL = {CIRRUS: "Cirrus PD672x rev 2", INTEL: "82365SL DF"}
 # parallel test workers (tests/conftest.py): one guest kernel each
 XDIST_SPLIT = "rig"
 MODULE = "i82365"
-CARD_IRQ, CS_IRQ = 5, 7
-IRQ_PARAMS = "irq_list=%d,%d cs_irq=%d" % (CARD_IRQ, CS_IRQ, CS_IRQ)
-POLL_JIFFIES = 25
-POLL_PARAMS = "irq_list=%d poll_interval=%d" % (CARD_IRQ, POLL_JIFFIES)
 SOAK = os.environ.get("PCL_STRESS") == "soak"
 BASE = 0x3e0
 # Cirrus options given when the test loads the module with them, and what
@@ -73,7 +70,6 @@ class Rig(IsaBridgeRig):
     """The CompactFlash rig with our ISA bridge module."""
 
     module = MODULE
-    default_params = IRQ_PARAMS
 
     # the stress scenarios' counts (tests/bridge_scenarios.py): the
     # issue's under make soak; a few in CI, where an eject with reads in
@@ -127,11 +123,20 @@ class Rig(IsaBridgeRig):
                port % ("if", "skip", BASE + 1), port % ("if", "skip", BASE)))
         return [int(v) for v in out.split()]
 
-    def load_module(self):
-        self.load(IRQ_PARAMS)
+    def check_probe_log(self, log):
+        for nr, index in ((0, 0x00), (1, 0x40)):
+            assert "socket %d: %s at 0x3e0, index 0x%02x" % (nr, self.model(0), index) \
+                in log, log
 
-    def unload_module(self):
-        self.unload()
+    def suspend_params(self):
+        return IRQ_PARAMS + (CIRRUS_PARAMS if self.chips[0] == CIRRUS else "")
+
+    def check_chip_setup(self):
+        """The Cirrus chip's registers of its own as CIRRUS_PARAMS set
+        them (the Intel chip has none)."""
+        if self.chips[0] == CIRRUS:
+            assert self.chip_regs(0x1e, 1) == [CIRRUS_MISC2]
+            assert self.chip_regs(0x3a, 6) == CIRRUS_TIMING
 
 
 @pytest.fixture(scope="module", params=KERNELS, ids=[k[0] for k in KERNELS])
@@ -144,91 +149,17 @@ def rig(request, tmp_path_factory):
     args += ["-device", "isa-i82365,id=pcc2,iobase=0x%x,variant=%s" % (BASE + 2, second)]
     with bridge_guest(Rig, "i82365-" + kernel, kernel, matrix_name, MODULE, tmp,
                       bridge="isa-i82365,variant=" + first, extra_args=args) as r:
-        r.kernel = kernel
         r.chips = (first, second)
         r.images.update(images)
         r.inserted["chip2"] = False
         yield r
 
 
-def test_ours_finds_the_chip_and_the_card(rig):
-    g = rig.g
-    assert g.check("uname -r").strip() == rig.ko_release, \
-        "the module was built for another kernel than the guest runs"
-    assert g.run("[ -d /sys/module/%s ]" % MODULE)[1] != 0
-    rig.load(IRQ_PARAMS)
-    assert "O" in g.check("cat /sys/module/%s/taint" % MODULE), \
-        "the bridge is not driven by our out-of-tree module"
-    assert g.check("ls /sys/class/pcmcia_socket").split() == \
-        ["pcmcia_socket0", "pcmcia_socket1"]
-    for n in (0, 1):
-        parent = g.check("readlink -f /sys/class/pcmcia_socket/pcmcia_socket%d/device" % n)
-        assert parent.strip() == "/sys/devices/platform/%s" % MODULE, parent
-    log = rig.load_log()
-    assert "socket 0: %s at 0x3e0, index 0x00" % rig.model(0) in log, log
-    assert "socket 1: %s at 0x3e0, index 0x40" % rig.model(0) in log, log
-    # the chip raised both lines when tested, and 7 is the status line
-    assert "ISA IRQs for cards (tested): %d,%d" % (CARD_IRQ, CS_IRQ) in log, log
-    assert "status changes on IRQ %d" % CS_IRQ in log, log
-    assert "polling for status changes" not in log, log
-    assert rig.interrupts()[CS_IRQ][1] == [MODULE]
-    rig.assert_reads_back(0)
-    rig.assert_card_irqs(CARD_IRQ)
-    g.assert_clean_kernel_log()
-
-
-def test_status_change_interrupt_on_cs_irq(rig):
-    """Insertion and removal are seen through the status change line
-    alone: with an interrupt and no poll_interval the driver never polls."""
-    rig.load(IRQ_PARAMS)
-    rig.ensure(1, False)
-    before = rig.count(CS_IRQ)
-    rig.insert(1)
-    rig.assert_reads_back(1)
-    assert rig.count(CS_IRQ) > before, "no status change interrupt on insertion"
-    before = rig.count(CS_IRQ)
-    rig.eject_insert(1)
-    assert rig.count(CS_IRQ) >= before + 2, \
-        "eject and insertion gave %d status change interrupts" % (rig.count(CS_IRQ) - before)
-    rig.assert_card_irqs(CARD_IRQ)
-    rig.g.assert_clean_kernel_log()
-
-
-def test_both_sockets_at_once(rig):
-    rig.load(IRQ_PARAMS)
-    rig.ensure(0, True)
-    rig.ensure(1, True)
-    disks = {slot: rig.wait_disk(slot) for slot in (0, 1)}
-    assert disks[0] != disks[1]
-    # both cards' IREQ# on one line: the chip ORs them
-    before = rig.count(CARD_IRQ)
-    rig.g.check("sha256sum /dev/%s >/dev/null & sha256sum /dev/%s >/dev/null; wait"
-                % (disks[0], disks[1]), timeout=300)
-    assert rig.count(CARD_IRQ) > before
-    for slot in (0, 1):
-        rig.assert_reads_back(slot)
-    rig.assert_card_irqs(CARD_IRQ)
-    rig.g.assert_clean_kernel_log()
-
-
-def test_polling_mode(rig):
-    rig.ensure(0, True)
-    rig.ensure(1, True)
-    rig.load(POLL_PARAMS)
-    log = rig.load_log()
-    assert "polling for status changes every" in log, log
-    assert "status changes on IRQ" not in log, log
-    assert all(MODULE not in names for _, names in rig.interrupts().values()), \
-        rig.g.check("cat /proc/interrupts")
-    for slot in (0, 1):
-        rig.assert_reads_back(slot)
-    rig.eject_insert(1)
-    rig.assert_card_irqs(CARD_IRQ)
-    rig.g.assert_clean_kernel_log()
-
-
-def sockets(rig):
-    return rig.g.check("ls /sys/class/pcmcia_socket 2>/dev/null; true").split()
+# the scenarios every ISA bridge of ours runs
+test_ours_finds_the_chip_and_the_card = bridge_scenarios.isa_finds_the_chip_and_the_card
+test_status_change_interrupt_on_cs_irq = bridge_scenarios.isa_status_change_interrupt_on_cs_irq
+test_both_sockets_at_once = bridge_scenarios.isa_both_sockets_at_once
+test_polling_mode = bridge_scenarios.isa_polling_mode
 
 
 def test_second_chip_extra_sockets_and_ignore(rig):
@@ -239,12 +170,12 @@ def test_second_chip_extra_sockets_and_ignore(rig):
     rig.ensure(0, True)
     rig.ensure(1, True)
     rig.load(IRQ_PARAMS)
-    assert len(sockets(rig)) == 2
+    assert len(rig.sockets()) == 2
     assert "at 0x3e2" not in rig.load_log()
 
     rig.load(IRQ_PARAMS + " extra_sockets=1")
     log = rig.load_log()
-    assert len(sockets(rig)) == 4, log
+    assert len(rig.sockets()) == 4, log
     # numbered as upstream numbers them (and ignore takes them): a port
     # has room for four sockets, 0-3 at i365_base and 4-7 at + 2
     for nr, index in ((4, 0x00), (5, 0x40)):
@@ -259,7 +190,7 @@ def test_second_chip_extra_sockets_and_ignore(rig):
 
     rig.load(IRQ_PARAMS + " extra_sockets=1 ignore=1")
     log = rig.load_log()
-    assert len(sockets(rig)) == 3, log
+    assert len(rig.sockets()) == 3, log
     assert "socket 1:" not in log and "socket 5: %s at 0x3e2" % rig.model(1) in log, log
     rig.assert_reads_back(0)
     # socket 1's card stays unseen: no second PC Card device comes (the
@@ -283,8 +214,7 @@ def test_cirrus_options(rig):
     log = rig.load_log()
     assert "socket 0: Cirrus options [ring] [dyn mode] [freq bypass], timing " \
         "02 07 03 02 12 03" in log, log
-    assert rig.chip_regs(0x1e, 1) == [CIRRUS_MISC2]
-    assert rig.chip_regs(0x3a, 6) == CIRRUS_TIMING
+    rig.check_chip_setup()
     rig.assert_reads_back(0)
     rig.g.assert_clean_kernel_log()
 
@@ -308,26 +238,4 @@ test_unload_reload_with_cards_present = stress(bridge_scenarios.unload_reload_wi
 
 
 # last: it suspends the whole guest
-def test_suspend_to_ram_rtc_wakeup(rig):
-    """Suspend to RAM with a card in use, woken by the RTC.  QEMU resets
-    the controller on the way back: the driver's resume must set the chip
-    up again (on the Cirrus chip its own registers too) before the PC
-    Card core resumes the sockets."""
-    params = IRQ_PARAMS + (CIRRUS_PARAMS if rig.chips[0] == CIRRUS else "")
-    rig.load(params)
-    rig.ensure(0, True)
-    if rig.inserted[1]:
-        rig.quiet_disk(1)
-    rig.ensure(1, False)
-    rig.wait_disk(0)
-    rig.sleep_and_wake("deep")
-    rig.assert_reads_back(0)
-    if rig.chips[0] == CIRRUS:
-        assert rig.chip_regs(0x1e, 1) == [CIRRUS_MISC2]
-        assert rig.chip_regs(0x3a, 6) == CIRRUS_TIMING
-    # status changes still arrive on their line
-    before = rig.count(CS_IRQ)
-    rig.insert(1)
-    rig.assert_reads_back(1)
-    assert rig.count(CS_IRQ) > before, "no status change interrupt after resume"
-    rig.g.assert_clean_kernel_log()
+test_suspend_to_ram_rtc_wakeup = bridge_scenarios.isa_suspend_to_ram_rtc_wakeup

@@ -23,14 +23,25 @@ them, and edge-triggered, as the chip's interrupt test needs (5 and 11
 are PCI lines here, level-triggered: its test handler does not clear
 the chip's request, so they fail the test).
 
+Not only CompactFlash: the Cirrus chip's second slot (socket 5) holds
+an Omnikey CardMan 4000 smart card reader from power-on, for upstream's
+cm4000_cs behind upstream's i82365 (issue 14: every card works in the
+ISA sockets).  This is the boot for it: of Debian's kernels only 6.1
+ships the reader drivers, and only its 686-pae flavour has i82365 (the
+reader boot, test_upstream_readers.py, is 6.1 amd64, which has no ISA
+bus).  The reader binds, and an ATR and an APDU exchange (the reader
+scenarios of tests/screaders.py) pass through the ISA socket.
+
 CI cost: the isa-tcic scenarios add about 25 s to this boot (measured
 under TCG, PCL_TEST_JOBS=1: 3.8 + 7.5 + 3.1 + 9.9 s).
 """
 
+import os
 import re
 
 import pytest
 
+import screaders
 from cfrig import IMAGE_SIZE, CfRig, card_images
 from pclguest import Guest, GuestError
 
@@ -51,6 +62,8 @@ TCIC_IRQS = (6, 7, 14)
 TCIC_CARD_IRQ = 6               # the lowest of them that cs_irq leaves
 TCIC_PARAMS = "irq_list=%s cs_irq=%d" % (",".join(map(str, TCIC_IRQS)), CS_IRQ)
 TCIC_POLL_PARAMS = "irq_list=%d poll_interval=25" % TCIC_CARD_IRQ
+READER = "cm4000"               # upstream's cm4000_cs drives it
+READER_SOCKET = 5               # the Cirrus chip's slot pcic2.1
 
 
 class Rig(CfRig):
@@ -102,8 +115,13 @@ def rig(tmp_path_factory):
     for slot in (0, "isa0", "tcic0"):
         args += ["-device", "pcmcia-cf,id=%s,bus=%s,drive=%s"
                  % (Rig.card_id(slot), Rig.slot_bus(slot), images[slot][0])]
-    with Guest("upstream-bridge", kernel=KERNEL, modules=MODULES + ["i82365", "tcic"],
-               load=MODULES, qemu_args=args) as g:
+    qid, _, _, driver = screaders.READERS[READER]
+    args += ["-device", "%s,id=%s,bus=%s.1,wire-timing=off" % (READER, qid, CIRRUS)]
+    # the guest is 32-bit: sctool of the i386 build
+    sctool = os.path.join(screaders.tools_dir("i386"), "sctool")
+    with Guest("upstream-bridge", kernel=KERNEL,
+               modules=MODULES + [driver, "i82365", "tcic"], load=MODULES + [driver],
+               files={"/pcl/bin/sctool": sctool}, qemu_args=args) as g:
         yield Rig(g, images)
 
 
@@ -232,6 +250,35 @@ def test_upstream_i82365_on_the_cirrus_chip(rig):
     rig.wait_removed("cirrus0")
     rig.insert("cirrus0")
     rig.assert_reads_back("cirrus0")
+    rig.g.assert_clean_kernel_log()
+
+
+def test_upstream_i82365_reader_binds(rig):
+    """The reader in the Cirrus chip's second slot, there since power-on:
+    upstream's cm4000_cs binds to its PC Card function 5.0 and makes its
+    device node."""
+    _, _, node, driver = screaders.READERS[READER]
+    g = rig.g
+    assert g.wait_for("[ -c %s ]" % node, screaders.NODE_TIMEOUT), \
+        "no %s after %d s:\n%s" % (node, screaders.NODE_TIMEOUT, g.run(
+            "ls -l /dev; ls -l /sys/bus/pcmcia/devices/*/driver")[0])
+    # the driver's directory: its devices (socket.function) and its files
+    bound = [d for d in g.check("ls /sys/bus/pcmcia/drivers/%s" % driver).split()
+             if re.match(r"\d+\.\d+$", d)]
+    assert bound == ["%d.0" % READER_SOCKET], bound
+    # the function sits in a socket of upstream's i82365
+    sock = g.check("readlink -f /sys/class/pcmcia_socket/pcmcia_socket%d/device"
+                   % READER_SOCKET)
+    assert re.search(r"/i82365(\.\d+)?$", sock.strip()), sock
+    g.assert_clean_kernel_log()
+
+
+def test_upstream_i82365_reader_atr_and_apdu(rig):
+    """The smart card's ATR and an APDU script in T=1 (the virtual card's
+    file system, GET CHALLENGE, a chained ECHO) through the ISA socket."""
+    readers = screaders.Rig(rig.g)
+    screaders.check_atr_reads_back(readers, READER, "default")
+    screaders.check_apdu_round_trip(readers, READER, "dual", "-p 1", 1)
     rig.g.assert_clean_kernel_log()
 
 

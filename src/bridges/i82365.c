@@ -10,21 +10,10 @@
  * found out by making the chip raise them.  Without a usable line the
  * driver polls for status changes.
  *
- * The PC Card core picks a card's ISA interrupt from the socket's mask
- * only when built with CONFIG_PCMCIA_PROBE (which needs CONFIG_ISA);
- * elsewhere it gives every card the socket's "PCI" interrupt.  So the
- * sockets also offer one ISA line that way, shared by their cards.
- *
- * On a PC with PCI the ISA bus hangs off a PCI-to-ISA bridge, and card
- * memory windows can only use addresses the PCI bus forwards there.  The
- * PC Card core finds them inside the PCI bus windows of the socket's
- * cb_dev, so that is the ISA bridge when there is one; without it the
- * core would look only outside every PCI window, where nothing is left.
- *
- * There is no bus to enumerate the chips on, and kernels without
- * CONFIG_ISA (64-bit x86) have no ISA driver model, so the driver makes
- * its own platform device and probes the ports when it is loaded.
- * Everything about the sockets themselves is in exca.c.
+ * What every ISA bridge does alike (the interrupt parameters and test,
+ * polling, the "PCI" interrupt offered to the core, the platform device,
+ * system sleep) is in isa_socket.c; everything about the sockets
+ * themselves is in exca.c.
  *
  * Cirrus Logic CL-PD6710/PD672x chips identify as an 82365SL and have
  * registers of their own: the voltage select, a low-power mode, pins that
@@ -36,22 +25,18 @@
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
 #include <linux/delay.h>
-#include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
-#include <linux/jiffies.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/pci.h>
 #include <linux/platform_device.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
-#include <linux/wait.h>
-#include <linux/workqueue.h>
 #include <pcmcia/ss.h>
 
 #include "exca.h"
+#include "isa_socket.h"
 
 #define I82365_NAME		"i82365"
 
@@ -74,8 +59,6 @@ static_assert(I82365_MAX_SOCKETS <= PCL_EXCA_LINE_SOCKETS);
 #define I82365_ISA_IRQS		0xdeb8
 /* IRQ 12 is usually the PS/2 mouse: taken for status changes only on demand */
 #define I82365_AUTO_CS_IRQS	(I82365_ISA_IRQS & ~BIT(12))
-/* status changes get a line of their own only if two stay for cards */
-#define I82365_MIN_CARD_IRQS	2
 
 /* Cirrus Logic PD67xx registers (PD67_MISC_CTL_1 is in exca.h) */
 #define PD67_MC1_INPACK		BIT(7)	/* INPACK# qualifies card reads */
@@ -100,11 +83,6 @@ static_assert(I82365_MAX_SOCKETS <= PCL_EXCA_LINE_SOCKETS);
 #define PD67_DEFAULT_COMMAND1	16
 #define PD67_WAKE_MS		50	/* after leaving the low-power mode */
 
-/* interrupt test: quiet time before, wait for the interrupt, time after */
-#define I82365_TEST_QUIET_MS	10
-#define I82365_TEST_WAIT_MS	50
-#define I82365_TEST_AFTER_MS	5
-
 static unsigned long i365_base = 0x3e0;
 module_param_hw(i365_base, ulong, ioport, 0444);
 MODULE_PARM_DESC(i365_base, "I/O port of the first controller (default 0x3e0)");
@@ -118,27 +96,7 @@ static int ignore = -1;
 module_param(ignore, int, 0444);
 MODULE_PARM_DESC(ignore, "Socket number (0-7) to leave alone (default -1: none)");
 
-static int do_scan = 1;
-module_param(do_scan, int, 0444);
-MODULE_PARM_DESC(do_scan, "Test which ISA interrupts the controller can raise (default 1)");
-
-static unsigned int irq_mask = 0xffff;
-module_param_hw(irq_mask, uint, other, 0444);
-MODULE_PARM_DESC(irq_mask, "Bit mask of ISA interrupts cards may use (default 0xffff)");
-
-static int irq_list[16];
-static unsigned int irq_list_count;
-module_param_hw_array(irq_list, int, irq, &irq_list_count, 0444);
-MODULE_PARM_DESC(irq_list, "ISA interrupts cards may use (overrides irq_mask)");
-
-static int cs_irq;
-module_param_hw(cs_irq, int, irq, 0444);
-MODULE_PARM_DESC(cs_irq, "ISA interrupt for card status changes (default 0: choose one)");
-
-static int poll_interval;
-module_param(poll_interval, int, 0444);
-MODULE_PARM_DESC(poll_interval,
-		 "Poll for status changes every so many jiffies (default 0: only without an interrupt, then every second)");
+/* do_scan, irq_mask, irq_list, cs_irq, poll_interval: see isa_socket.c */
 
 static int cycle_time = EXCA_CYCLE_NS;
 module_param(cycle_time, int, 0444);
@@ -213,27 +171,19 @@ struct i82365_socket {
 };
 
 struct i82365 {
+	struct pcl_isa isa;		/* lines, polling, the platform device */
 	struct device *dev;
-	struct pci_dev *isa_bridge;	/* the PCI device the ISA bus is behind */
 	struct i82365_port ports[I82365_NR_PORTS];
 	unsigned int nr_sockets;
 	struct i82365_socket sockets[I82365_MAX_SOCKETS];
 	struct pcl_exca_line line;	/* all sockets, on cs_irq or polled */
-
 	u16 pin_uses;			/* IRQ pins a Cirrus chip uses otherwise */
-	u16 card_irqs;			/* ISA lines offered to cards */
-	unsigned int card_irq;		/* the line all cards share, or 0 */
-	unsigned int cs_irq;		/* status change line, 0: none */
-	unsigned long poll_jiffies;	/* 0: no polling */
-	struct delayed_work poll;
-
-	/* the interrupt test */
-	struct i82365_socket *test_sock;
-	atomic_t test_hits;
-	wait_queue_head_t test_wait;
 };
 
-static struct platform_device *i82365_pdev;
+static struct i82365 *to_i82365(struct pcl_isa *isa)
+{
+	return container_of(isa, struct i82365, isa);
+}
 
 static u8 port_read(struct i82365_port *port, u8 index)
 {
@@ -501,171 +451,28 @@ static void i82365_probe_port(struct i82365 *chip, unsigned int p)
 
 /* --- Interrupts --- */
 
-static irqreturn_t i82365_test_interrupt(int irq, void *data)
-{
-	struct i82365 *chip = data;
-
-	/* acknowledge, or a level-triggered line would fire again */
-	pcl_exca_read(&chip->test_sock->exca, EXCA_CSC);
-	atomic_inc(&chip->test_hits);
-	wake_up(&chip->test_wait);
-	return IRQ_HANDLED;
-}
-
 /*
- * Whether the chip raises ISA line irq, exactly once, when told to: the
- * line is wired and nothing else drives it.  A line another driver holds
- * fails at request_irq().
+ * The interrupt test raises a card detect change on the first socket,
+ * which the test's handler acknowledges by reading the change register.
  */
-static bool i82365_irq_works(struct i82365 *chip, unsigned int irq)
+static void i82365_test_raise(struct pcl_isa *isa, unsigned int irq)
 {
-	struct pcl_exca *exca = &chip->test_sock->exca;
-	bool works = false;
+	struct pcl_exca *exca = &to_i82365(isa)->sockets[0].exca;
 
-	atomic_set(&chip->test_hits, 0);
-	if (request_irq(irq, i82365_test_interrupt, 0, I82365_NAME, chip))
-		return false;
-
-	msleep(I82365_TEST_QUIET_MS);
-	if (atomic_read(&chip->test_hits))
-		goto out;
-
-	pcl_exca_write(exca, EXCA_CSC_INTCFG,
-		       EXCA_CSC_DETECT | FIELD_PREP(EXCA_CSC_IRQ, irq));
-	pcl_exca_write(exca, EXCA_CARD_GENCTL, EXCA_GENCTL_SW_CD);
-	wait_event_timeout(chip->test_wait, atomic_read(&chip->test_hits),
-			   msecs_to_jiffies(I82365_TEST_WAIT_MS));
-	/* and no second one */
-	msleep(I82365_TEST_AFTER_MS);
-	works = atomic_read(&chip->test_hits) == 1;
-out:
+	if (irq) {
+		pcl_exca_write(exca, EXCA_CSC_INTCFG,
+			       EXCA_CSC_DETECT | FIELD_PREP(EXCA_CSC_IRQ, irq));
+		pcl_exca_write(exca, EXCA_CARD_GENCTL, EXCA_GENCTL_SW_CD);
+		return;
+	}
 	pcl_exca_write(exca, EXCA_CSC_INTCFG, 0);
 	pcl_exca_write(exca, EXCA_CARD_GENCTL, 0);
 	pcl_exca_read(exca, EXCA_CSC);
-	free_irq(irq, chip);
-	dev_dbg(chip->dev, "ISA IRQ %u: %s\n", irq, works ? "works" : "unusable");
-	return works;
 }
 
-/* A line that no driver holds now. */
-static bool i82365_irq_free(struct i82365 *chip, unsigned int irq)
+static void i82365_test_ack(struct pcl_isa *isa)
 {
-	if (request_irq(irq, i82365_test_interrupt, 0, I82365_NAME, chip))
-		return false;
-	free_irq(irq, chip);
-	return true;
-}
-
-static unsigned long i82365_wanted_irqs(struct i82365 *chip)
-{
-	unsigned long mask = 0;
-	unsigned int i;
-
-	if (!irq_list_count)
-		mask = irq_mask;
-	for (i = 0; i < irq_list_count; i++)
-		if (irq_list[i] > 0 && irq_list[i] < 16)
-			mask |= BIT(irq_list[i]);
-	return mask & I82365_ISA_IRQS & ~chip->pin_uses;
-}
-
-static void i82365_scan_irqs(struct i82365 *chip)
-{
-	unsigned long wanted = i82365_wanted_irqs(chip);
-	unsigned long usable = 0;
-	bool tested = false;
-	unsigned int irq;
-
-	/* the socket whose status changes the tests raise */
-	chip->test_sock = &chip->sockets[0];
-	if (do_scan) {
-		for_each_set_bit(irq, &wanted, 16)
-			if (i82365_irq_works(chip, irq))
-				usable |= BIT(irq);
-		tested = usable;
-	}
-	if (!tested) {
-		/* take what nobody else holds; status changes are polled */
-		for_each_set_bit(irq, &wanted, 16)
-			if (i82365_irq_free(chip, irq))
-				usable |= BIT(irq);
-		if (!cs_irq && !chip->poll_jiffies)
-			chip->poll_jiffies = HZ;
-	}
-	chip->card_irqs = usable;
-	dev_info(chip->dev, "ISA IRQs for cards (%s): %*pbl\n",
-		 tested ? "tested" : "untested", 16, &usable);
-}
-
-static void i82365_poll(struct work_struct *work)
-{
-	struct i82365 *chip = container_of(to_delayed_work(work), struct i82365,
-					   poll);
-
-	/* the reads an interrupt would make */
-	pcl_exca_line_irq(0, &chip->line);
-	schedule_delayed_work(&chip->poll, chip->poll_jiffies);
-}
-
-/* The status change line, or 0 to poll. */
-static unsigned int i82365_pick_cs_irq(struct i82365 *chip)
-{
-	u16 candidates;
-	int irq;
-
-	if (cs_irq) {
-		if (cs_irq < 0 || cs_irq > 15 || !(chip->card_irqs & BIT(cs_irq))) {
-			dev_warn(chip->dev, "cs_irq %d is not among the usable IRQs\n",
-				 cs_irq);
-			return 0;
-		}
-		return cs_irq;
-	}
-	if (chip->poll_jiffies ||
-	    hweight16(chip->card_irqs) < I82365_MIN_CARD_IRQS + 1)
-		return 0;
-	/* the highest line: cards get the low ones first */
-	candidates = chip->card_irqs & I82365_AUTO_CS_IRQS;
-	for (irq = 15; irq > 0; irq--)
-		if (candidates & BIT(irq))
-			return irq;
-	return 0;
-}
-
-static void i82365_setup_interrupts(struct i82365 *chip)
-{
-	unsigned int irq = i82365_pick_cs_irq(chip);
-	unsigned long lines;
-	int ret;
-
-	if (irq) {
-		ret = request_irq(irq, pcl_exca_line_irq, 0, I82365_NAME,
-				  &chip->line);
-		if (ret) {
-			dev_warn(chip->dev, "cannot get IRQ %u: %d\n", irq, ret);
-			irq = 0;
-		}
-	}
-	chip->cs_irq = irq;
-	if (!irq && !chip->poll_jiffies)
-		chip->poll_jiffies = HZ;
-
-	/* the lowest line left, as the core's own choice would be */
-	lines = chip->card_irqs & ~BIT(irq);
-	chip->card_irq = lines ? __ffs(lines) : 0;
-	if (!IS_ENABLED(CONFIG_PCMCIA_PROBE)) {
-		if (chip->card_irq)
-			dev_info(chip->dev, "card interrupts on IRQ %u\n",
-				 chip->card_irq);
-		else
-			dev_warn(chip->dev, "no interrupt left for cards\n");
-	}
-
-	if (irq)
-		dev_info(chip->dev, "status changes on IRQ %u\n", irq);
-	if (chip->poll_jiffies)
-		dev_info(chip->dev, "polling for status changes every %u ms\n",
-			 jiffies_to_msecs(chip->poll_jiffies));
+	pcl_exca_read(&to_i82365(isa)->sockets[0].exca, EXCA_CSC);
 }
 
 /* --- Setup and teardown --- */
@@ -674,8 +481,9 @@ static void i82365_setup_interrupts(struct i82365 *chip)
  * Status changes that clear when read, no software card detect; a Cirrus
  * chip's registers of its own (no global control) as the options want.
  */
-static void i82365_setup_chip(struct i82365 *chip)
+static void i82365_setup_chip(struct pcl_isa *isa)
 {
+	struct i82365 *chip = to_i82365(isa);
 	unsigned int i;
 
 	for (i = 0; i < chip->nr_sockets; i++) {
@@ -694,29 +502,19 @@ static void i82365_setup_chip(struct i82365 *chip)
 
 static void i82365_init_socket(struct i82365 *chip, struct i82365_socket *sock)
 {
-	struct pcmcia_socket *socket = &sock->exca.socket;
-
-	sock->exca.csc_irq = chip->cs_irq;
+	sock->exca.csc_irq = chip->isa.cs_irq;
 	sock->exca.cycle_ns = cycle_time > 0 ? cycle_time : EXCA_CYCLE_NS;
-
-	socket->owner = THIS_MODULE;
-	socket->dev.parent = chip->dev;
-	socket->resource_ops = &pccard_nonstatic_ops;
-	socket->irq_mask = chip->card_irqs;
-	socket->pci_irq = chip->card_irq;
-	socket->cb_dev = chip->isa_bridge;
+	pcl_isa_init_socket(&chip->isa, &sock->exca.socket);
 }
 
-static void i82365_teardown(struct i82365 *chip)
+static void i82365_teardown(struct pcl_isa *isa)
 {
+	struct i82365 *chip = to_i82365(isa);
 	unsigned int i;
 
 	for (i = 0; i < chip->nr_sockets; i++)
 		pcl_exca_stop_events(&chip->sockets[i].exca);
-	if (chip->poll_jiffies)
-		cancel_delayed_work_sync(&chip->poll);
-	if (chip->cs_irq)
-		synchronize_irq(chip->cs_irq);
+	pcl_isa_stop(isa);
 
 	for (i = 0; i < chip->nr_sockets; i++) {
 		struct i82365_socket *sock = &chip->sockets[i];
@@ -729,11 +527,15 @@ static void i82365_teardown(struct i82365 *chip)
 		/* the core leaves card detection armed on a dead socket */
 		pcl_exca_quiet(&sock->exca);
 	}
-	if (chip->cs_irq)
-		free_irq(chip->cs_irq, &chip->line);
-	pci_dev_put(chip->isa_bridge);
-	chip->isa_bridge = NULL;
+	pcl_isa_release(isa);
 }
+
+static const struct pcl_isa_ops i82365_isa_ops = {
+	.test_raise	= i82365_test_raise,
+	.test_ack	= i82365_test_ack,
+	.restore	= i82365_setup_chip,
+	.teardown	= i82365_teardown,
+};
 
 static int __init i82365_probe(struct platform_device *pdev)
 {
@@ -746,12 +548,9 @@ static int __init i82365_probe(struct platform_device *pdev)
 		return -ENOMEM;
 	chip->dev = &pdev->dev;
 	chip->line.dev = &pdev->dev;
-	init_waitqueue_head(&chip->test_wait);
-	INIT_DELAYED_WORK(&chip->poll, i82365_poll);
-	/* an explicit interval polls even with a status change interrupt */
-	if (poll_interval > 0)
-		chip->poll_jiffies = poll_interval;
-	platform_set_drvdata(pdev, chip);
+	pcl_isa_init(&chip->isa, pdev, &i82365_isa_ops);
+	chip->isa.csc_handler = pcl_exca_line_irq;
+	chip->isa.csc_data = &chip->line;
 
 	i82365_probe_port(chip, 0);
 	if (extra_sockets || !chip->nr_sockets)
@@ -764,13 +563,10 @@ static int __init i82365_probe(struct platform_device *pdev)
 
 	if (async_clock >= 0 || cable_mode >= 0)
 		dev_info(&pdev->dev, "async_clock and cable_mode are for Vadem chips: ignored\n");
-	i82365_setup_chip(chip);
-	i82365_scan_irqs(chip);
-	i82365_setup_interrupts(chip);
-	chip->isa_bridge = pci_get_class(PCI_CLASS_BRIDGE_ISA << 8, NULL);
-	if (chip->isa_bridge)
-		dev_info(&pdev->dev, "ISA bus behind PCI %s\n",
-			 pci_name(chip->isa_bridge));
+	i82365_setup_chip(&chip->isa);
+	chip->isa.chip_irqs = I82365_ISA_IRQS & ~chip->pin_uses;
+	chip->isa.auto_cs_irqs = I82365_AUTO_CS_IRQS;
+	pcl_isa_setup_irqs(&chip->isa);
 
 	for (i = 0; i < chip->nr_sockets; i++) {
 		struct i82365_socket *sock = &chip->sockets[i];
@@ -780,13 +576,12 @@ static int __init i82365_probe(struct platform_device *pdev)
 		if (ret) {
 			dev_err(&pdev->dev, "cannot register socket %u: %d\n",
 				sock->nr, ret);
-			i82365_teardown(chip);
+			i82365_teardown(&chip->isa);
 			return ret;
 		}
 		sock->registered = true;
 	}
-	if (chip->poll_jiffies)
-		schedule_delayed_work(&chip->poll, chip->poll_jiffies);
+	pcl_isa_start(&chip->isa);
 	return 0;
 }
 
@@ -802,65 +597,15 @@ static const struct pnp_device_id i82365_pnp_ids[] = {
 };
 MODULE_DEVICE_TABLE(pnp, i82365_pnp_ids);
 
-/*
- * System sleep.  The sockets suspend and resume themselves (the PC Card
- * core's socket devices are our children); the chip's own setup, which
- * firmware or a power loss may have changed, is restored first, in the
- * noirq phase that precedes theirs.  Polling stops meanwhile.
- */
-static int i82365_suspend(struct device *dev)
-{
-	struct i82365 *chip = dev_get_drvdata(dev);
-
-	if (chip->poll_jiffies)
-		cancel_delayed_work_sync(&chip->poll);
-	return 0;
-}
-
-static int i82365_resume_noirq(struct device *dev)
-{
-	i82365_setup_chip(dev_get_drvdata(dev));
-	return 0;
-}
-
-static int i82365_resume(struct device *dev)
-{
-	struct i82365 *chip = dev_get_drvdata(dev);
-
-	if (chip->poll_jiffies)
-		schedule_delayed_work(&chip->poll, chip->poll_jiffies);
-	return 0;
-}
-
-static const struct dev_pm_ops i82365_pm_ops = {
-	SYSTEM_SLEEP_PM_OPS(i82365_suspend, i82365_resume)
-	NOIRQ_SYSTEM_SLEEP_PM_OPS(NULL, i82365_resume_noirq)
-};
-
-/*
- * The device is made with its driver and cannot be unbound on its own
- * (platform_create_bundle()): teardown is the module's exit.
- */
-static struct platform_driver i82365_driver = {
-	.driver = {
-		.name	= I82365_NAME,
-		.pm	= pm_sleep_ptr(&i82365_pm_ops),
-	},
-};
-
 static int __init i82365_init(void)
 {
-	i82365_pdev = platform_create_bundle(&i82365_driver, i82365_probe,
-					     NULL, 0, NULL, 0);
-	return PTR_ERR_OR_ZERO(i82365_pdev);
+	return pcl_isa_driver_init(i82365_probe);
 }
 module_init(i82365_init);
 
 static void __exit i82365_exit(void)
 {
-	i82365_teardown(platform_get_drvdata(i82365_pdev));
-	platform_device_unregister(i82365_pdev);
-	platform_driver_unregister(&i82365_driver);
+	pcl_isa_driver_exit();
 }
 module_exit(i82365_exit);
 

@@ -13,28 +13,25 @@
  * Card interrupts and the status change interrupt go to ISA lines the
  * driver programs; which lines are wired and free is found out by making
  * the chip raise them.  Without a usable line the driver polls for
- * status changes.  As for the ISA 82365 (see i82365.c), the sockets also
- * offer one line as their "PCI" interrupt for kernels whose PC Card core
- * does not pick ISA interrupts itself, their cb_dev is the PCI-to-ISA
- * bridge when there is one, and the driver makes its own platform device.
+ * status changes.  All that, the sockets' "PCI" interrupt and cb_dev,
+ * the platform device and system sleep are the same as for the ISA 82365:
+ * isa_socket.c has them.
  */
 
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
-#include <linux/delay.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
-#include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/pci.h>
 #include <linux/platform_device.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
-#include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <pcmcia/ss.h>
+
+#include "isa_socket.h"
 
 #define TCIC_NAME		"tcic"
 #define TCIC_PORT_SIZE		16
@@ -143,13 +140,6 @@
 #define TCIC_ISA_IRQS		0x4cf8	/* 3-7, 10, 11, 14 */
 #define TCIC_SKTIRQ		11
 #define TCIC_SKTIRQ_CODE	1
-/* status changes get a line of their own only if two stay for cards */
-#define TCIC_MIN_CARD_IRQS	2
-
-/* interrupt test: quiet time before, wait for the interrupt, time after */
-#define TCIC_TEST_QUIET_MS	10
-#define TCIC_TEST_WAIT_MS	50
-#define TCIC_TEST_AFTER_MS	5
 
 /* rounds of status reads per interrupt before giving up */
 #define TCIC_IRQ_ROUNDS		16
@@ -165,27 +155,7 @@ static int ignore = -1;
 module_param(ignore, int, 0444);
 MODULE_PARM_DESC(ignore, "Socket number (0 or 1) to leave alone (default -1: none)");
 
-static int do_scan = 1;
-module_param(do_scan, int, 0444);
-MODULE_PARM_DESC(do_scan, "Test which ISA interrupts the controller can raise (default 1)");
-
-static unsigned int irq_mask = 0xffff;
-module_param_hw(irq_mask, uint, other, 0444);
-MODULE_PARM_DESC(irq_mask, "Bit mask of ISA interrupts cards may use (default 0xffff)");
-
-static int irq_list[16];
-static unsigned int irq_list_count;
-module_param_hw_array(irq_list, int, irq, &irq_list_count, 0444);
-MODULE_PARM_DESC(irq_list, "ISA interrupts cards may use (overrides irq_mask)");
-
-static int cs_irq;
-module_param_hw(cs_irq, int, irq, 0444);
-MODULE_PARM_DESC(cs_irq, "ISA interrupt for card status changes (default 0: choose one)");
-
-static int poll_interval;
-module_param(poll_interval, int, 0444);
-MODULE_PARM_DESC(poll_interval,
-		 "Poll for status changes every so many jiffies (default 0: only without an interrupt, then every second)");
+/* do_scan, irq_mask, irq_list, cs_irq, poll_interval: see isa_socket.c */
 
 static int poll_quick = HZ / 20;
 module_param(poll_quick, int, 0444);
@@ -211,28 +181,20 @@ struct tcic_socket {
 };
 
 struct tcic {
+	struct pcl_isa isa;		/* lines, polling, the platform device */
 	struct device *dev;
 	unsigned long base;
 	spinlock_t lock;		/* the address and mode registers */
 	u8 id;
-	struct pci_dev *isa_bridge;	/* the PCI device the ISA bus is behind */
 	unsigned int nr_sockets;
 	struct tcic_socket sockets[TCIC_SOCKETS];
-
-	u16 card_irqs;			/* ISA lines offered to cards */
-	unsigned int card_irq;		/* the line all cards share, or 0 */
-	unsigned int cs_irq;		/* status change line, 0: none */
-	unsigned long poll_jiffies;	/* 0: no polling */
-	struct delayed_work poll;
 	struct delayed_work recheck;	/* poll_quick after a change */
-
-	/* the interrupt test */
-	unsigned int test_nr;
-	atomic_t test_hits;
-	wait_queue_head_t test_wait;
 };
 
-static struct platform_device *tcic_pdev;
+static struct tcic *to_tcic(struct pcl_isa *isa)
+{
+	return container_of(isa, struct tcic, isa);
+}
 
 /* --- Register access; callers hold chip->lock --- */
 
@@ -351,22 +313,27 @@ static u8 tcic_irq_code(unsigned int irq)
 	return irq == TCIC_SKTIRQ ? TCIC_SKTIRQ_CODE : irq;
 }
 
-/* The chip's interrupt setup: status changes on cs_irq, or none. */
-static void tcic_setup_chip(struct tcic *chip)
+/*
+ * The chip's interrupt setup: status changes on cs_irq, or none.  Again
+ * after a system resume, as a power loss resets it.
+ */
+static void tcic_setup_chip(struct pcl_isa *isa)
 {
+	struct tcic *chip = to_tcic(isa);
 	unsigned long flags;
 	unsigned int i;
 
 	spin_lock_irqsave(&chip->lock, flags);
 	tcic_aux_write(chip, TCIC_AUX_SYSCFG, TCIC_SYSCFG_AUTOBUSY |
-		       FIELD_PREP(TCIC_SYSCFG_IRQ, tcic_irq_code(chip->cs_irq)));
+		       FIELD_PREP(TCIC_SYSCFG_IRQ,
+				  tcic_irq_code(chip->isa.cs_irq)));
 	for (i = 0; i < chip->nr_sockets; i++) {
 		struct tcic_socket *sock = &chip->sockets[i];
 
 		tcic_select(chip, sock->nr, 0);
 		outb(TCIC_ICSR_JAM, chip->base + TCIC_ICSR);
-		outb(chip->cs_irq ? TCIC_IENA_CDCHG | TCIC_IENA_HIGH :
-				    TCIC_IENA_OFF,
+		outb(chip->isa.cs_irq ? TCIC_IENA_CDCHG | TCIC_IENA_HIGH :
+					TCIC_IENA_OFF,
 		     chip->base + TCIC_IENA);
 		sock->sstat = inb(chip->base + TCIC_SSTAT);
 	}
@@ -457,15 +424,6 @@ static irqreturn_t tcic_interrupt(int irq, void *data)
 	return IRQ_RETVAL(handled);
 }
 
-static void tcic_poll(struct work_struct *work)
-{
-	struct tcic *chip = container_of(to_delayed_work(work), struct tcic,
-					 poll);
-
-	tcic_interrupt(0, chip);
-	schedule_delayed_work(&chip->poll, chip->poll_jiffies);
-}
-
 static void tcic_recheck(struct work_struct *work)
 {
 	struct tcic *chip = container_of(to_delayed_work(work), struct tcic,
@@ -476,27 +434,35 @@ static void tcic_recheck(struct work_struct *work)
 		tcic_check_socket(&chip->sockets[i]);
 }
 
-static irqreturn_t tcic_test_interrupt(int irq, void *data)
+/* No rechecks while the system sleeps. */
+static void tcic_suspend(struct pcl_isa *isa)
 {
-	struct tcic *chip = data;
-	unsigned long flags;
-
-	/* acknowledge, or a level-triggered line would fire again */
-	spin_lock_irqsave(&chip->lock, flags);
-	tcic_select(chip, chip->test_nr, 0);
-	outb(TCIC_ICSR_JAM, chip->base + TCIC_ICSR);
-	spin_unlock_irqrestore(&chip->lock, flags);
-	atomic_inc(&chip->test_hits);
-	wake_up(&chip->test_wait);
-	return IRQ_HANDLED;
+	cancel_delayed_work_sync(&to_tcic(isa)->recheck);
 }
 
-static void tcic_test_raise(struct tcic *chip, unsigned int irq)
+/*
+ * The interrupt test latches an error interrupt on the first socket, on
+ * the line the system configuration register names; the test's handler
+ * clears it.
+ */
+static void tcic_test_ack(struct pcl_isa *isa)
 {
+	struct tcic *chip = to_tcic(isa);
 	unsigned long flags;
 
 	spin_lock_irqsave(&chip->lock, flags);
-	tcic_select(chip, chip->test_nr, 0);
+	tcic_select(chip, chip->sockets[0].nr, 0);
+	outb(TCIC_ICSR_JAM, chip->base + TCIC_ICSR);
+	spin_unlock_irqrestore(&chip->lock, flags);
+}
+
+static void tcic_test_raise(struct pcl_isa *isa, unsigned int irq)
+{
+	struct tcic *chip = to_tcic(isa);
+	unsigned long flags;
+
+	spin_lock_irqsave(&chip->lock, flags);
+	tcic_select(chip, chip->sockets[0].nr, 0);
 	if (irq) {
 		tcic_aux_write(chip, TCIC_AUX_SYSCFG,
 			       FIELD_PREP(TCIC_SYSCFG_IRQ, tcic_irq_code(irq)));
@@ -508,142 +474,6 @@ static void tcic_test_raise(struct tcic *chip, unsigned int irq)
 		tcic_aux_write(chip, TCIC_AUX_SYSCFG, 0);
 	}
 	spin_unlock_irqrestore(&chip->lock, flags);
-}
-
-/*
- * Whether the chip raises ISA line irq, exactly once, when told to: the
- * line is wired and nothing else drives it.  A line another driver holds
- * fails at request_irq().
- */
-static bool tcic_irq_works(struct tcic *chip, unsigned int irq)
-{
-	bool works = false;
-
-	atomic_set(&chip->test_hits, 0);
-	if (request_irq(irq, tcic_test_interrupt, 0, TCIC_NAME, chip))
-		return false;
-
-	msleep(TCIC_TEST_QUIET_MS);
-	if (!atomic_read(&chip->test_hits)) {
-		tcic_test_raise(chip, irq);
-		wait_event_timeout(chip->test_wait,
-				   atomic_read(&chip->test_hits),
-				   msecs_to_jiffies(TCIC_TEST_WAIT_MS));
-		/* and no second one */
-		msleep(TCIC_TEST_AFTER_MS);
-		works = atomic_read(&chip->test_hits) == 1;
-	}
-	tcic_test_raise(chip, 0);
-	free_irq(irq, chip);
-	dev_dbg(chip->dev, "ISA IRQ %u: %s\n", irq, works ? "works" : "unusable");
-	return works;
-}
-
-/* A line that no driver holds now. */
-static bool tcic_irq_free(struct tcic *chip, unsigned int irq)
-{
-	if (request_irq(irq, tcic_test_interrupt, 0, TCIC_NAME, chip))
-		return false;
-	free_irq(irq, chip);
-	return true;
-}
-
-static unsigned long tcic_wanted_irqs(void)
-{
-	unsigned long mask = 0;
-	unsigned int i;
-
-	if (!irq_list_count)
-		return irq_mask & TCIC_ISA_IRQS;
-	for (i = 0; i < irq_list_count; i++)
-		if (irq_list[i] > 0 && irq_list[i] < 16)
-			mask |= BIT(irq_list[i]);
-	return mask & TCIC_ISA_IRQS;
-}
-
-static void tcic_scan_irqs(struct tcic *chip)
-{
-	unsigned long wanted = tcic_wanted_irqs();
-	unsigned long usable = 0;
-	bool tested = false;
-	unsigned int irq;
-
-	chip->test_nr = chip->sockets[0].nr;
-	if (do_scan) {
-		for_each_set_bit(irq, &wanted, 16)
-			if (tcic_irq_works(chip, irq))
-				usable |= BIT(irq);
-		tested = usable;
-	}
-	if (!tested) {
-		/* take what nobody else holds; status changes are polled */
-		for_each_set_bit(irq, &wanted, 16)
-			if (tcic_irq_free(chip, irq))
-				usable |= BIT(irq);
-		if (!cs_irq && !chip->poll_jiffies)
-			chip->poll_jiffies = HZ;
-	}
-	chip->card_irqs = usable;
-	dev_info(chip->dev, "ISA IRQs for cards (%s): %*pbl\n",
-		 tested ? "tested" : "untested", 16, &usable);
-}
-
-/* The status change line, or 0 to poll. */
-static unsigned int tcic_pick_cs_irq(struct tcic *chip)
-{
-	int irq;
-
-	if (cs_irq) {
-		if (cs_irq < 0 || cs_irq > 15 || !(chip->card_irqs & BIT(cs_irq))) {
-			dev_warn(chip->dev, "cs_irq %d is not among the usable IRQs\n",
-				 cs_irq);
-			return 0;
-		}
-		return cs_irq;
-	}
-	if (chip->poll_jiffies ||
-	    hweight16(chip->card_irqs) < TCIC_MIN_CARD_IRQS + 1)
-		return 0;
-	/* the highest line: cards get the low ones first */
-	for (irq = 15; irq > 0; irq--)
-		if (chip->card_irqs & BIT(irq))
-			return irq;
-	return 0;
-}
-
-static void tcic_setup_interrupts(struct tcic *chip)
-{
-	unsigned int irq = tcic_pick_cs_irq(chip);
-	unsigned long lines;
-	int ret;
-
-	if (irq) {
-		ret = request_irq(irq, tcic_interrupt, 0, TCIC_NAME, chip);
-		if (ret) {
-			dev_warn(chip->dev, "cannot get IRQ %u: %d\n", irq, ret);
-			irq = 0;
-		}
-	}
-	chip->cs_irq = irq;
-	if (!irq && !chip->poll_jiffies)
-		chip->poll_jiffies = HZ;
-
-	/* the lowest line left, as the core's own choice would be */
-	lines = chip->card_irqs & ~BIT(irq);
-	chip->card_irq = lines ? __ffs(lines) : 0;
-	if (!IS_ENABLED(CONFIG_PCMCIA_PROBE)) {
-		if (chip->card_irq)
-			dev_info(chip->dev, "card interrupts on IRQ %u\n",
-				 chip->card_irq);
-		else
-			dev_warn(chip->dev, "no interrupt left for cards\n");
-	}
-
-	if (irq)
-		dev_info(chip->dev, "status changes on IRQ %u\n", irq);
-	if (chip->poll_jiffies)
-		dev_info(chip->dev, "polling for status changes every %u ms\n",
-			 jiffies_to_msecs(chip->poll_jiffies));
 }
 
 /* --- Socket operations --- */
@@ -954,17 +784,11 @@ static void tcic_init_socket(struct tcic *chip, struct tcic_socket *sock)
 {
 	struct pcmcia_socket *socket = &sock->socket;
 
-	socket->owner = THIS_MODULE;
-	socket->dev.parent = chip->dev;
 	socket->ops = &tcic_ops;
-	socket->resource_ops = &pccard_nonstatic_ops;
 	/* windows are powers of two, aligned to their size, 4 KB or more */
 	socket->features = SS_CAP_PCCARD | SS_CAP_MEM_ALIGN;
 	socket->map_size = SZ_4K;
-	/* not the status change line: the core would try it and fail */
-	socket->irq_mask = chip->card_irqs & ~BIT(chip->cs_irq);
-	socket->pci_irq = chip->card_irq;
-	socket->cb_dev = chip->isa_bridge;
+	pcl_isa_init_socket(&chip->isa, socket);
 }
 
 /* Power off, no card interrupts, no status change interrupt. */
@@ -1000,18 +824,16 @@ static void tcic_stop_csc(struct tcic *chip)
 	spin_unlock_irqrestore(&chip->lock, flags);
 }
 
-static void tcic_teardown(struct tcic *chip)
+static void tcic_teardown(struct pcl_isa *isa)
 {
+	struct tcic *chip = to_tcic(isa);
 	unsigned int i;
 
 	for (i = 0; i < chip->nr_sockets; i++)
 		WRITE_ONCE(chip->sockets[i].live, false);
 	/* the poll and the interrupt handler arm the recheck: stop them first */
-	if (chip->poll_jiffies)
-		cancel_delayed_work_sync(&chip->poll);
 	tcic_stop_csc(chip);
-	if (chip->cs_irq)
-		synchronize_irq(chip->cs_irq);
+	pcl_isa_stop(isa);
 	cancel_delayed_work_sync(&chip->recheck);
 
 	for (i = 0; i < chip->nr_sockets; i++) {
@@ -1024,11 +846,16 @@ static void tcic_teardown(struct tcic *chip)
 		}
 	}
 	tcic_quiet(chip);
-	if (chip->cs_irq)
-		free_irq(chip->cs_irq, chip);
-	pci_dev_put(chip->isa_bridge);
-	chip->isa_bridge = NULL;
+	pcl_isa_release(isa);
 }
+
+static const struct pcl_isa_ops tcic_isa_ops = {
+	.test_raise	= tcic_test_raise,
+	.test_ack	= tcic_test_ack,
+	.restore	= tcic_setup_chip,
+	.suspend	= tcic_suspend,
+	.teardown	= tcic_teardown,
+};
 
 static int tcic_register(struct tcic_socket *sock)
 {
@@ -1056,13 +883,12 @@ static int __init tcic_probe(struct platform_device *pdev)
 	chip->dev = &pdev->dev;
 	chip->base = tcic_base;
 	spin_lock_init(&chip->lock);
-	init_waitqueue_head(&chip->test_wait);
-	INIT_DELAYED_WORK(&chip->poll, tcic_poll);
 	INIT_DELAYED_WORK(&chip->recheck, tcic_recheck);
-	/* an explicit interval polls even with a status change interrupt */
-	if (poll_interval > 0)
-		chip->poll_jiffies = poll_interval;
-	platform_set_drvdata(pdev, chip);
+	pcl_isa_init(&chip->isa, pdev, &tcic_isa_ops);
+	chip->isa.chip_irqs = TCIC_ISA_IRQS;
+	chip->isa.auto_cs_irqs = TCIC_ISA_IRQS;
+	chip->isa.csc_handler = tcic_interrupt;
+	chip->isa.csc_data = chip;
 
 	if (!devm_request_region(chip->dev, chip->base, TCIC_PORT_SIZE,
 				 TCIC_NAME)) {
@@ -1094,10 +920,8 @@ static int __init tcic_probe(struct platform_device *pdev)
 		return -ENODEV;
 
 	tcic_quiet(chip);
-	tcic_scan_irqs(chip);
-	tcic_setup_interrupts(chip);
-	tcic_setup_chip(chip);
-	chip->isa_bridge = pci_get_class(PCI_CLASS_BRIDGE_ISA << 8, NULL);
+	pcl_isa_setup_irqs(&chip->isa);
+	tcic_setup_chip(&chip->isa);
 
 	for (i = 0; i < chip->nr_sockets; i++) {
 		struct tcic_socket *sock = &chip->sockets[i];
@@ -1107,77 +931,25 @@ static int __init tcic_probe(struct platform_device *pdev)
 		if (ret) {
 			dev_err(&pdev->dev, "cannot register socket %u: %d\n",
 				sock->nr, ret);
-			tcic_teardown(chip);
+			tcic_teardown(&chip->isa);
 			return ret;
 		}
 		dev_info(&pdev->dev, "socket %u: %s\n", sock->nr,
 			 dev_name(&sock->socket.dev));
 	}
-	if (chip->poll_jiffies)
-		schedule_delayed_work(&chip->poll, chip->poll_jiffies);
+	pcl_isa_start(&chip->isa);
 	return 0;
 }
-
-/*
- * System sleep.  The sockets suspend and resume themselves (the PC Card
- * core's socket devices are our children); the chip's interrupt setup,
- * which a power loss resets, is restored first, in the noirq phase that
- * precedes theirs.  Polling stops meanwhile.
- */
-static int tcic_suspend(struct device *dev)
-{
-	struct tcic *chip = dev_get_drvdata(dev);
-
-	if (chip->poll_jiffies)
-		cancel_delayed_work_sync(&chip->poll);
-	cancel_delayed_work_sync(&chip->recheck);
-	return 0;
-}
-
-static int tcic_resume_noirq(struct device *dev)
-{
-	tcic_setup_chip(dev_get_drvdata(dev));
-	return 0;
-}
-
-static int tcic_resume(struct device *dev)
-{
-	struct tcic *chip = dev_get_drvdata(dev);
-
-	if (chip->poll_jiffies)
-		schedule_delayed_work(&chip->poll, chip->poll_jiffies);
-	return 0;
-}
-
-static const struct dev_pm_ops tcic_pm_ops = {
-	SYSTEM_SLEEP_PM_OPS(tcic_suspend, tcic_resume)
-	NOIRQ_SYSTEM_SLEEP_PM_OPS(NULL, tcic_resume_noirq)
-};
-
-/*
- * The device is made with its driver and cannot be unbound on its own
- * (platform_create_bundle()): teardown is the module's exit.
- */
-static struct platform_driver tcic_driver = {
-	.driver = {
-		.name	= TCIC_NAME,
-		.pm	= pm_sleep_ptr(&tcic_pm_ops),
-	},
-};
 
 static int __init tcic_module_init(void)
 {
-	tcic_pdev = platform_create_bundle(&tcic_driver, tcic_probe, NULL, 0,
-					   NULL, 0);
-	return PTR_ERR_OR_ZERO(tcic_pdev);
+	return pcl_isa_driver_init(tcic_probe);
 }
 module_init(tcic_module_init);
 
 static void __exit tcic_module_exit(void)
 {
-	tcic_teardown(platform_get_drvdata(tcic_pdev));
-	platform_device_unregister(tcic_pdev);
-	platform_driver_unregister(&tcic_driver);
+	pcl_isa_driver_exit();
 }
 module_exit(tcic_module_exit);
 
