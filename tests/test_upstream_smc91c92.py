@@ -29,7 +29,7 @@ return shows as "flipped to 10baseT" there, not as a link beat.
 
 CI cost: one 6.12 boot and the scenarios of both cards, 4 minutes in
 all on a busy 2-core machine under TCG, 2 of them the transfers that
-stall (each given up after 20 s; up to six).
+stall (each given up after 10 s without data; up to six).
 """
 
 import pytest
