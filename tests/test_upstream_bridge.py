@@ -15,7 +15,8 @@ surprise eject over QMP (device_add/device_del), both sockets at once.
 Each card is backed by a host image of deterministic random bytes whose
 sha256 the guest must read back.  Upstream's i82365 gets the ISA lines
 test_i82365.py gives ours (irq_list, cs_irq), so that both drivers are
-held to the same lines.  Upstream's tcic polls whenever it finds no
+held to the same lines, and is then reloaded in polling mode
+(poll_interval, no cs_irq).  Upstream's tcic polls whenever it finds no
 more than two usable lines (and, given cs_irq, then neither polls nor
 takes the line), so it gets 6, 7 and 14: the floppy controller's and
 the first IDE channel's lines are free, as no driver in this guest uses
@@ -23,14 +24,16 @@ them, and edge-triggered, as the chip's interrupt test needs (5 and 11
 are PCI lines here, level-triggered: its test handler does not clear
 the chip's request, so they fail the test).
 
-Not only CompactFlash: the Cirrus chip's second slot (socket 5) holds
-an Omnikey CardMan 4000 smart card reader from power-on, for upstream's
+Not only CompactFlash: the Cirrus chip's second slot (socket 5) gets
+an Omnikey CardMan 4000 smart card reader (hot-plugged), for upstream's
 cm4000_cs behind upstream's i82365 (issue 14: every card works in the
 ISA sockets).  This is the boot for it: of Debian's kernels only 6.1
 ships the reader drivers, and only its 686-pae flavour has i82365 (the
 reader boot, test_upstream_readers.py, is 6.1 amd64, which has no ISA
 bus).  The reader binds, and an ATR and an APDU exchange (the reader
-scenarios of tests/screaders.py) pass through the ISA socket.
+scenarios of tests/screaders.py) pass through the ISA socket; later the
+same reader moves into the TCIC-2's second socket, behind upstream's
+tcic, and passes them there too.
 
 CI cost: the isa-tcic scenarios add about 25 s to this boot (measured
 under TCG, PCL_TEST_JOBS=1: 3.8 + 7.5 + 3.1 + 9.9 s).
@@ -115,8 +118,7 @@ def rig(tmp_path_factory):
     for slot in (0, "isa0", "tcic0"):
         args += ["-device", "pcmcia-cf,id=%s,bus=%s,drive=%s"
                  % (Rig.card_id(slot), Rig.slot_bus(slot), images[slot][0])]
-    qid, _, _, driver = screaders.READERS[READER]
-    args += ["-device", "%s,id=%s,bus=%s.1,wire-timing=off" % (READER, qid, CIRRUS)]
+    driver = screaders.READERS[READER][3]
     # the guest is 32-bit: sctool of the i386 build
     sctool = os.path.join(screaders.tools_dir("i386"), "sctool")
     with Guest("upstream-bridge", kernel=KERNEL,
@@ -254,11 +256,14 @@ def test_upstream_i82365_on_the_cirrus_chip(rig):
 
 
 def test_upstream_i82365_reader_binds(rig):
-    """The reader in the Cirrus chip's second slot, there since power-on:
-    upstream's cm4000_cs binds to its PC Card function 5.0 and makes its
-    device node."""
-    _, _, node, driver = screaders.READERS[READER]
+    """The reader put into the Cirrus chip's second slot: upstream's
+    cm4000_cs binds to its PC Card function 5.0 and makes its device
+    node.  (It comes after the Cirrus chip's CF scenarios, which ran
+    with that slot empty before it held the reader; once, with the
+    reader there from power-on, the CF card's re-insertion went unseen.)"""
+    qid, _, node, driver = screaders.READERS[READER]
     g = rig.g
+    g.device_add(READER, id=qid, bus="%s.1" % CIRRUS, wire_timing=False)
     assert g.wait_for("[ -c %s ]" % node, screaders.NODE_TIMEOUT), \
         "no %s after %d s:\n%s" % (node, screaders.NODE_TIMEOUT, g.run(
             "ls -l /dev; ls -l /sys/bus/pcmcia/devices/*/driver")[0])
@@ -280,6 +285,38 @@ def test_upstream_i82365_reader_atr_and_apdu(rig):
     screaders.check_atr_reads_back(readers, READER, "default")
     screaders.check_apdu_round_trip(readers, READER, "dual", "-p 1", 1)
     rig.g.assert_clean_kernel_log()
+
+
+def test_upstream_i82365_polling(rig):
+    """Reloaded without a status change line (poll_interval, no cs_irq),
+    upstream's i82365 polls: the cards are found, and one put in and
+    taken out is seen."""
+    g = rig.g
+    rig.ensure("isa0", True)
+    if rig.inserted["isa1"]:
+        rig.quiet_disk("isa1")      # no STOP UNIT to the vanished card
+    rig.ensure("isa1", False)
+    for slot in (0, 1):
+        if rig.inserted[slot]:
+            rig.wait_disk(slot)
+    g.check("rmmod i82365")
+    mark = len(g.dmesg().splitlines())
+    g.check("modprobe i82365 irq_list=%d poll_interval=25 extra_sockets=1 && "
+            "pcl-socket-startup" % CARD_IRQ)
+    probe = re.sub(r"\n\[\s*[\d.]+\] ", "", "\n".join(g.dmesg().splitlines()[mark:]))
+    # 25 jiffies, in ms of the kernel's HZ
+    assert re.search(r"polling interval = \d+ ms", probe), probe
+    assert "status change on irq" not in probe, probe
+    assert not re.search(r"\bi82365\b", g.check("cat /proc/interrupts")), \
+        "i82365 holds an interrupt line while polling"
+    rig.assert_reads_back("isa0")
+    rig.insert("isa1")
+    rig.assert_reads_back("isa1")
+    rig.quiet_disk("isa1")
+    rig.eject("isa1", wait=False)
+    rig.wait_no_disk("isa1")
+    rig.wait_removed("isa1")
+    g.assert_clean_kernel_log()
 
 
 def tcic_load(rig, params):
@@ -349,6 +386,37 @@ def test_upstream_tcic_both_sockets(rig):
     for slot in TCIC_SLOTS:
         rig.assert_reads_back(slot)
     rig.g.assert_clean_kernel_log()
+
+
+def test_upstream_tcic_reader(rig):
+    """The CardMan 4000 moved from the Cirrus chip (whose driver is gone
+    by now) into the TCIC-2's second socket in place of its CF card:
+    upstream's cm4000_cs binds behind upstream's tcic, the ATR and a T=1
+    APDU script pass, and the reader's surprise eject is clean."""
+    qid, _, node, driver = screaders.READERS[READER]
+    g = rig.g
+    if rig.inserted["tcic1"]:
+        rig.quiet_disk("tcic1")     # no STOP UNIT to the vanished card
+    rig.ensure("tcic1", False)
+    g.device_del(qid)
+    g.device_add(READER, id=qid, bus="%s.1" % TCIC, wire_timing=False)
+    sock = TCIC_FIRST_SOCKET + TCIC_SLOTS.index("tcic1")
+    try:
+        assert g.wait_for("[ -c %s ]" % node, screaders.NODE_TIMEOUT), \
+            "no %s after %d s" % (node, screaders.NODE_TIMEOUT)
+        bound = [d for d in g.check("ls /sys/bus/pcmcia/drivers/%s" % driver).split()
+                 if re.match(r"\d+\.\d+$", d)]
+        assert bound == ["%d.0" % sock], bound
+        parent = g.check("readlink -f /sys/class/pcmcia_socket/pcmcia_socket%d/device" % sock)
+        assert parent.strip() == "/sys/devices/platform/tcic-pcmcia.0", parent
+        readers = screaders.Rig(g)
+        screaders.check_atr_reads_back(readers, READER, "default")
+        screaders.check_apdu_round_trip(readers, READER, "dual", "-p 1", 1)
+    finally:
+        g.device_del(qid)
+    assert g.wait_for("[ ! -e %s ]" % node, screaders.NODE_TIMEOUT), \
+        "%s outlived its reader" % node
+    g.assert_clean_kernel_log()
 
 
 # Last in the module: the reload leaves the kernel tainted.
