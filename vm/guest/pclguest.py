@@ -21,7 +21,8 @@ second, and runs commands in the guest with their output and exit status.
 Every guest keeps its transcripts in $PCL_CACHE/logs/<name>/: console.log
 (the shell), commands.log (what the helper ran, numbered like the markers
 in console.log), kernel.log (the kernel console), qemu.log (QEMU's
-stderr), qmp.log, cmdline.txt and, after the guest stops, dmesg.txt.
+stderr), qmp.log, cmdline.txt and, after the guest stops, dmesg.txt;
+with PCL_QEMU_TRACE=pattern,... also qemu-trace.log (QEMU trace events).
 """
 
 import base64
@@ -584,6 +585,12 @@ class Guest:
                 "-qmp", "unix:%s,server=on,wait=off" % self._qmp_path]
         argv += self._boot_args(batch) + firmware_args() + self._firmware_tables()
         argv += self.qemu_args
+        # PCL_QEMU_TRACE=pattern[,pattern...]: QEMU trace events into
+        # qemu-trace.log beside the other transcripts
+        for pattern in filter(None, os.environ.get("PCL_QEMU_TRACE", "").split(",")):
+            argv += ["-trace", "enable=" + pattern]
+        if os.environ.get("PCL_QEMU_TRACE"):
+            argv += ["-D", os.path.join(self.logdir, "qemu-trace.log")]
         with open(os.path.join(self.logdir, "cmdline.txt"), "w") as f:
             f.write(" ".join(shlex.quote(a) for a in argv) + "\n")
         return argv
