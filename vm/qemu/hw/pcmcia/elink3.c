@@ -1121,7 +1121,7 @@ static void el3_class_init(ObjectClass *oc, void *data)
 
 static const TypeInfo el3_info = {
     .name = TYPE_PCL_ELINK3_CARD,
-    .parent = TYPE_PCMCIA_CARD,
+    .parent = TYPE_PCL_CARD,
     .instance_size = sizeof(PCLElink3Card),
     .class_size = sizeof(PCLElink3CardClass),
     .class_init = el3_class_init,

@@ -43,7 +43,7 @@
 #ifndef HW_PCMCIA_ELINK3_H
 #define HW_PCMCIA_ELINK3_H
 
-#include "hw/pcmcia.h"
+#include "pcmcia-slot.h"
 #include "net/net.h"
 #include "qemu/timer.h"
 #include "qom/object.h"
@@ -73,7 +73,7 @@ OBJECT_DECLARE_TYPE(PCLElink3Card, PCLElink3CardClass, PCL_ELINK3_CARD)
 
 struct PCLElink3Card {
     /*< private >*/
-    PCMCIACardState parent_obj;
+    PCLCardState parent_obj;
     /*< public >*/
 
     NICConf conf;

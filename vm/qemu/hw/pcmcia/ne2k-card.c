@@ -467,7 +467,7 @@ static void ne2k_card_class_init(ObjectClass *oc, void *data)
 
 static const TypeInfo ne2k_card_info = {
     .name = TYPE_PCL_NE2K_CARD,
-    .parent = TYPE_PCMCIA_CARD,
+    .parent = TYPE_PCL_CARD,
     .instance_size = sizeof(PCLNe2kCard),
     .class_size = sizeof(PCLNe2kCardClass),
     .class_init = ne2k_card_class_init,

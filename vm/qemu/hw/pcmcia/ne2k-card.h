@@ -18,7 +18,7 @@
 #define HW_PCMCIA_NE2K_CARD_H
 
 #include "exec/memory.h"
-#include "hw/pcmcia.h"
+#include "pcmcia-slot.h"
 #include "hw/net/ne2000.h"
 #include "nic-card.h"
 #include "qemu/timer.h"
@@ -46,7 +46,7 @@ OBJECT_DECLARE_TYPE(PCLNe2kCard, PCLNe2kCardClass, PCL_NE2K_CARD)
 
 struct PCLNe2kCard {
     /*< private >*/
-    PCMCIACardState parent_obj;
+    PCLCardState parent_obj;
     /*< public >*/
 
     NE2000State ne2k;

@@ -69,7 +69,7 @@ enum {
 
 struct PCMCIACFState {
     /*< private >*/
-    PCMCIACardState parent_obj;
+    PCLCardState parent_obj;
     /*< public >*/
 
     IDEBus bus;
@@ -522,7 +522,7 @@ static void cf_class_init(ObjectClass *oc, void *data)
 
 static const TypeInfo cf_info = {
     .name = TYPE_PCMCIA_CF,
-    .parent = TYPE_PCMCIA_CARD,
+    .parent = TYPE_PCL_CARD,
     .instance_size = sizeof(PCMCIACFState),
     .instance_init = cf_instance_init,
     .class_init = cf_class_init,

@@ -144,7 +144,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(PCLFmvState, PCMCIA_FMVJ18X)
 
 struct PCLFmvState {
     /*< private >*/
-    PCMCIACardState parent_obj;
+    PCLCardState parent_obj;
     /*< public >*/
 
     NICConf conf;
@@ -894,7 +894,7 @@ static void fmv_class_init(ObjectClass *oc, void *data)
 
 static const TypeInfo fmv_info = {
     .name = TYPE_PCMCIA_FMVJ18X,
-    .parent = TYPE_PCMCIA_CARD,
+    .parent = TYPE_PCL_CARD,
     .instance_size = sizeof(PCLFmvState),
     .class_init = fmv_class_init,
 };

@@ -154,7 +154,7 @@ enum {
 
 struct PCLNmclanState {
     /*< private >*/
-    PCMCIACardState parent_obj;
+    PCLCardState parent_obj;
     /*< public >*/
 
     NICConf conf;
@@ -867,7 +867,7 @@ static void nm_class_init(ObjectClass *oc, void *data)
 
 static const TypeInfo nm_info = {
     .name = TYPE_PCMCIA_NMCLAN,
-    .parent = TYPE_PCMCIA_CARD,
+    .parent = TYPE_PCL_CARD,
     .instance_size = sizeof(PCLNmclanState),
     .class_init = nm_class_init,
 };

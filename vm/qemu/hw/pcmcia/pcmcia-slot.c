@@ -10,6 +10,7 @@
 #include "hw/irq.h"
 #include "hw/hotplug.h"
 #include "qemu/module.h"
+#include "hw/qdev-properties.h"
 #include "pcmcia-slot.h"
 #include "trace.h"
 
@@ -142,6 +143,18 @@ void pcmcia_slot_set_live(PCMCIASlotBus *bus, bool live)
     }
 }
 
+/* Attribute memory, with a replacement CIS in front of the card's own. */
+static uint8_t slot_attr_read(PCMCIASlotBus *bus, PCMCIACardClass *pcc,
+                              uint32_t addr)
+{
+    PCLCardState *pcl = bus->pcl_card;
+
+    if (pcl && pcl->cis && addr / 2 < pcl->cis_len) {
+        return pcmcia_cis_read(pcl->cis, pcl->cis_len, addr);
+    }
+    return pcc->attr_read ? pcc->attr_read(bus->card, addr) : 0xff;
+}
+
 /* One card cycle. */
 static uint16_t slot_cycle_read(PCMCIASlotBus *bus, PCMCIACardClass *pcc,
                                 PCMCIASpace space, uint32_t addr, bool wide)
@@ -153,13 +166,9 @@ static uint16_t slot_cycle_read(PCMCIASlotBus *bus, PCMCIACardClass *pcc,
     switch (space) {
     case PCMCIA_SPACE_ATTR:
         /* attribute memory is byte wide; a 16-bit cycle reads both lanes */
-        if (!pcc->attr_read) {
-            val = 0xffff;
-        } else {
-            val = pcc->attr_read(card, addr);
-            if (wide) {
-                val |= pcc->attr_read(card, addr + 1) << 8;
-            }
+        val = slot_attr_read(bus, pcc, addr);
+        if (wide) {
+            val |= slot_attr_read(bus, pcc, addr + 1) << 8;
         }
         break;
     case PCMCIA_SPACE_COMMON:
@@ -246,6 +255,57 @@ void pcmcia_slot_write(PCMCIASlotBus *bus, PCMCIASpace space,
     }
 }
 
+/* Read a card's replacement CIS, if it has one; false on error. */
+static bool pcl_card_load_cis(PCLCardState *pcl, Error **errp)
+{
+    g_autofree uint8_t *image = NULL;
+    gsize len = 0;
+    GError *err = NULL;
+
+    g_clear_pointer(&pcl->cis, g_free);
+    pcl->cis_len = 0;
+    if (pcl->cis_hex && pcl->cis_file) {
+        error_setg(errp, "give cis or cis-file, not both");
+        return false;
+    }
+    if (pcl->cis_file) {
+        if (!g_file_get_contents(pcl->cis_file, (gchar **)&image, &len, &err)) {
+            error_setg(errp, "cis-file: %s", err->message);
+            g_error_free(err);
+            return false;
+        }
+    } else if (pcl->cis_hex) {
+        const char *p = pcl->cis_hex;
+
+        len = strlen(p) / 2;
+        if (strlen(p) % 2) {
+            error_setg(errp, "cis: odd number of hex digits");
+            return false;
+        }
+        image = g_malloc(len ? len : 1);
+        for (gsize i = 0; i < len; i++) {
+            int hi = g_ascii_xdigit_value(p[2 * i]);
+            int lo = g_ascii_xdigit_value(p[2 * i + 1]);
+
+            if (hi < 0 || lo < 0) {
+                error_setg(errp, "cis: '%.2s' is not a hex byte", p + 2 * i);
+                return false;
+            }
+            image[i] = hi << 4 | lo;
+        }
+    } else {
+        return true;
+    }
+    /* attribute addresses are 26 bits: the image ends below 2^25 bytes */
+    if (len == 0 || len > (1u << 25)) {
+        error_setg(errp, "a CIS image of %zu bytes", (size_t)len);
+        return false;
+    }
+    pcl->cis = g_steal_pointer(&image);
+    pcl->cis_len = len;
+    return true;
+}
+
 /* Hotplug: the bus is its own handler, so any bridge gets it for free. */
 
 static void slot_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
@@ -259,6 +319,12 @@ static void slot_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
         error_setg(errp, "socket %s holds a CardBus card", BUS(bus)->name);
         return;
     }
+    bus->pcl_card = (PCLCardState *)object_dynamic_cast(OBJECT(dev),
+                                                         TYPE_PCL_CARD);
+    if (bus->pcl_card && !pcl_card_load_cis(bus->pcl_card, errp)) {
+        bus->pcl_card = NULL;
+        return;
+    }
     card->slot = &bus->socket;
     bus->card = card;
     bus->ireq = false;
@@ -267,6 +333,7 @@ static void slot_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
     if (pcc->attach && pcc->attach(card) < 0) {
         card->slot = NULL;
         bus->card = NULL;
+        bus->pcl_card = NULL;
         bus->socket.attached = false;
         error_setg(errp, "%s: card refused to attach",
                    object_get_typename(OBJECT(dev)));
@@ -287,6 +354,7 @@ static void slot_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
     trace_pcl_slot_eject(bus->index, object_get_typename(OBJECT(dev)));
     /* the contacts break first: the bridge sees an empty socket */
     bus->card = NULL;
+    bus->pcl_card = NULL;
     bus->live = false;
     bus->ireq = false;
     bus->socket.attached = false;
@@ -365,9 +433,37 @@ static const TypeInfo slot_bus_info = {
     },
 };
 
+static Property pcl_card_properties[] = {
+    DEFINE_PROP_STRING("cis", PCLCardState, cis_hex),
+    DEFINE_PROP_STRING("cis-file", PCLCardState, cis_file),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+static void pcl_card_finalize(Object *obj)
+{
+    PCLCardState *pcl = PCL_CARD(obj);
+
+    g_free(pcl->cis);
+}
+
+static void pcl_card_class_init(ObjectClass *oc, void *data)
+{
+    device_class_set_props(DEVICE_CLASS(oc), pcl_card_properties);
+}
+
+static const TypeInfo pcl_card_info = {
+    .name = TYPE_PCL_CARD,
+    .parent = TYPE_PCMCIA_CARD,
+    .abstract = true,
+    .instance_size = sizeof(PCLCardState),
+    .instance_finalize = pcl_card_finalize,
+    .class_init = pcl_card_class_init,
+};
+
 static void slot_register_types(void)
 {
     type_register_static(&slot_bus_info);
+    type_register_static(&pcl_card_info);
 }
 
 type_init(slot_register_types)

@@ -6,9 +6,9 @@
  *
  * HOW A CARD PLUGS IN
  *
- * A card is a QOM type derived from TYPE_PCMCIA_CARD (QEMU's
- * include/hw/pcmcia.h) that fills in PCMCIACardClass and, in its
- * class_init, sets
+ * A card is a QOM type derived from TYPE_PCL_CARD (below; itself a
+ * TYPE_PCMCIA_CARD of QEMU's include/hw/pcmcia.h) that fills in
+ * PCMCIACardClass and, in its class_init, sets
  *
  *     dc->bus_type = TYPE_PCMCIA_SLOT_BUS;
  *
@@ -66,6 +66,35 @@
 #define TYPE_PCMCIA_SLOT_BUS "pcmcia-slot"
 OBJECT_DECLARE_SIMPLE_TYPE(PCMCIASlotBus, PCMCIA_SLOT_BUS)
 
+/*
+ * TYPE_PCL_CARD, the base of every card model here, carries what the slot
+ * does for any card, so that no card needs code of its own for it:
+ *
+ *   cis        hex string: a CIS image that replaces the card's own (CIS
+ *              fuzzing).  Byte i reads at attribute address 2*i, odd
+ *              addresses below 2*length read 0xff; attribute memory from
+ *              2*length up (the configuration registers) and every write
+ *              still reach the card.  Pad an image with 0xff up to the
+ *              card's COR to hide all of its own CIS.
+ *   cis-file   the same, from a binary file.
+ *
+ * Both are read when the card goes into its slot; a bad value makes the
+ * insertion fail.  A card's state starts with a PCLCardState.
+ */
+#define TYPE_PCL_CARD "pcl-card"
+OBJECT_DECLARE_SIMPLE_TYPE(PCLCardState, PCL_CARD)
+
+struct PCLCardState {
+    /*< private >*/
+    PCMCIACardState parent_obj;
+    /*< public >*/
+
+    char *cis_hex;
+    char *cis_file;
+    uint8_t *cis;               /* the replacement CIS, if any */
+    size_t cis_len;
+};
+
 /* Card address spaces of a 16-bit PC Card. */
 typedef enum PCMCIASpace {
     PCMCIA_SPACE_ATTR,
@@ -102,6 +131,7 @@ struct PCMCIASlotBus {
     bool ireq;                  /* last IREQ# level from the card */
     bool live;                  /* powered and out of RESET */
     bool cycle16;               /* width of the cycle in progress */
+    PCLCardState *pcl_card;     /* the card as a TYPE_PCL_CARD, if it is */
 };
 
 /* --- For card models --- */

@@ -253,7 +253,7 @@ typedef struct SMCFifo {
 
 struct PCLSmc91c92State {
     /*< private >*/
-    PCMCIACardState parent_obj;
+    PCLCardState parent_obj;
     /*< public >*/
 
     NICConf conf;
@@ -1303,7 +1303,7 @@ static void smc_class_init(ObjectClass *oc, void *data)
 
 static const TypeInfo smc_info = {
     .name = TYPE_PCMCIA_SMC91C92,
-    .parent = TYPE_PCMCIA_CARD,
+    .parent = TYPE_PCL_CARD,
     .instance_size = sizeof(PCLSmc91c92State),
     .class_init = smc_class_init,
 };

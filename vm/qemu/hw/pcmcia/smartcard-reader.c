@@ -311,7 +311,7 @@ static void reader_class_init(ObjectClass *oc, void *data)
 
 static const TypeInfo reader_info = {
     .name = TYPE_PCL_SMARTCARD_READER,
-    .parent = TYPE_PCMCIA_CARD,
+    .parent = TYPE_PCL_CARD,
     .instance_size = sizeof(SmartcardReaderState),
     .instance_init = reader_instance_init,
     .class_size = sizeof(SmartcardReaderClass),

@@ -36,7 +36,7 @@
 #ifndef HW_PCMCIA_SMARTCARD_READER_H
 #define HW_PCMCIA_SMARTCARD_READER_H
 
-#include "hw/pcmcia.h"
+#include "pcmcia-slot.h"
 #include "qom/object.h"
 #include "iso7816-card.h"
 
@@ -51,7 +51,7 @@ OBJECT_DECLARE_TYPE(SmartcardReaderState, SmartcardReaderClass,
 
 struct SmartcardReaderState {
     /*< private >*/
-    PCMCIACardState parent_obj;
+    PCLCardState parent_obj;
     /*< public >*/
 
     ISO7816Card card;
