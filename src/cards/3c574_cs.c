@@ -16,6 +16,7 @@
 #include <pcmcia/ds.h>
 
 #include "compat.h"
+#include "pccard.h"
 #include "3c574.h"
 
 #define C574_CONFIG_INDEX	1
@@ -25,8 +26,6 @@ static int c574_enable(struct pcmcia_device *link)
 {
 	struct resource *io = link->resource[0];
 
-	if (!link->irq)
-		return -ENODEV;
 	link->config_index = C574_CONFIG_INDEX;
 	link->config_flags |= CONF_ENABLE_IRQ;
 	io->start = 0;		/* anywhere, aligned to its size */
@@ -38,7 +37,7 @@ static int c574_enable(struct pcmcia_device *link)
 		dev_err(&link->dev, "no 32 ports of I/O space for the card\n");
 		return -EBUSY;
 	}
-	return pcmcia_enable_device(link);
+	return pcl_card_enable(link);
 }
 
 /* What the probe reports: the ASIC revision and InternalConfig. */

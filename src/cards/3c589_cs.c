@@ -18,6 +18,7 @@
 #include <pcmcia/ds.h>
 
 #include "compat.h"
+#include "pccard.h"
 #include "3c589.h"
 
 #define C589_MANF_3COM		0x0101
@@ -63,8 +64,6 @@ static int c589_enable(struct pcmcia_device *link)
 {
 	int rc;
 
-	if (!link->irq)
-		return -ENODEV;
 	link->config_index = C589_CONFIG_INDEX;
 	link->config_flags |= CONF_ENABLE_IRQ;
 	rc = c589_request_io(link);
@@ -72,7 +71,7 @@ static int c589_enable(struct pcmcia_device *link)
 		dev_err(&link->dev, "no 16 ports of I/O space for the card\n");
 		return rc;
 	}
-	return pcmcia_enable_device(link);
+	return pcl_card_enable(link);
 }
 
 /* The transceiver if_port asks for, or the one the EEPROM names. */

@@ -16,6 +16,7 @@
 #include <pcmcia/ds.h>
 
 #include "compat.h"
+#include "pccard.h"
 #include "axnet.h"
 
 #define AXN_CONFIG_BASE		0x3c0
@@ -47,12 +48,10 @@ static int axn_enable(struct pcmcia_device *link)
 
 	link->config_regs = AXN_CONFIG_REGS;
 	link->config_flags |= CONF_ENABLE_IRQ | CONF_AUTO_SET_IO;
-	rc = pcmcia_loop_config(link, axn_config_check, NULL);
+	rc = pcl_card_loop_config(link, axn_config_check, NULL);
 	if (rc)
-		return -ENODEV;
-	if (!link->irq)
-		return -ENODEV;
-	rc = pcmcia_enable_device(link);
+		return rc;
+	rc = pcl_card_enable(link);
 	if (rc)
 		return rc;
 	if (link->config_base != AXN_CONFIG_BASE) {

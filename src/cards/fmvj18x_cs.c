@@ -25,6 +25,7 @@
 #include <pcmcia/ds.h>
 
 #include "compat.h"
+#include "pccard.h"
 #include "fmvj18x.h"
 
 #define FMV_MBH10302_INDEX	1
@@ -94,14 +95,15 @@ static int fmv_enable(struct pcmcia_device *link, bool mbh10302)
 		/* whatever its CIS says */
 		link->config_index = FMV_MBH10302_INDEX;
 		rc = fmv_request_io(link);
+		if (rc)
+			dev_err(&link->dev, "no %u ports of I/O space for the card\n",
+				FMV_IO_SIZE);
 	} else {
-		rc = pcmcia_loop_config(link, fmv_config_check, NULL);
+		rc = pcl_card_loop_config(link, fmv_config_check, NULL);
 	}
 	if (rc)
 		return -ENODEV;
-	if (!link->irq)
-		return -ENODEV;
-	return pcmcia_enable_device(link);
+	return pcl_card_enable(link);
 }
 
 /* A chip answers: CONFIG0 reads back what was written. */

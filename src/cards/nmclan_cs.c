@@ -18,6 +18,7 @@
 #include <pcmcia/ds.h>
 
 #include "compat.h"
+#include "pccard.h"
 #include "nmclan.h"
 
 #define NM_TX_TIMEOUT		HZ	/* four full frames leave in 5 ms */
@@ -27,8 +28,6 @@ static int nm_enable(struct pcmcia_device *link)
 	struct resource *io = link->resource[0];
 	int rc;
 
-	if (!link->irq)
-		return -ENODEV;
 	link->config_index = NM_CONFIG_INDEX;
 	link->config_flags |= CONF_ENABLE_IRQ;
 	link->config_regs = PRESENT_OPTION;
@@ -43,7 +42,7 @@ static int nm_enable(struct pcmcia_device *link)
 			NM_IO_SIZE);
 		return rc;
 	}
-	return pcmcia_enable_device(link);
+	return pcl_card_enable(link);
 }
 
 /* The station address from the CIS's vendor tuple; a random one without. */

@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 
 #include "compat.h"
+#include "pccard.h"
 #include "screader.h"
 
 static int scr_config_check(struct pcmcia_device *link, void *priv)
@@ -29,10 +30,10 @@ static int scr_enable(struct pcmcia_device *link)
 	int rc;
 
 	link->config_flags |= CONF_AUTO_SET_IO;
-	rc = pcmcia_loop_config(link, scr_config_check, NULL);
+	rc = pcl_card_loop_config(link, scr_config_check, NULL);
 	if (rc)
 		return rc;
-	return pcmcia_enable_device(link);
+	return pcl_card_enable(link);
 }
 
 static void scr_init(struct scr_dev *rdr, struct scr_driver *drv,

@@ -26,6 +26,7 @@
 #include <pcmcia/ds.h>
 
 #include "compat.h"
+#include "pccard.h"
 #include "smc91c92.h"
 
 #define SMC_TX_TIMEOUT		HZ	/* 6 KB drain in 5 ms at 10 Mbit/s */
@@ -52,9 +53,7 @@ static int smc_enable(struct pcmcia_device *link)
 		dev_err(&link->dev, "no 16 ports of I/O space for the card\n");
 		return -EBUSY;
 	}
-	if (!link->irq)
-		return -ENODEV;
-	return pcmcia_enable_device(link);
+	return pcl_card_enable(link);
 }
 
 /* The chip's name from its revision register, 91C"92" and so on. */
