@@ -24,6 +24,12 @@ DISK_TIMEOUT = 60               # seconds from insertion to the block device
 REMOVE_TIMEOUT = 180
 # the card's disk drivers, loaded before the bridge driver brings a card
 PRELOAD = ["sd_mod", "pata_pcmcia"]
+# A guest shell condition: every socket thread of the PC Card core waits
+# for work in its own loop (no insertion or removal under way).  Shell
+# builtins only: a fork per process would take seconds under TCG.
+PCCARDD_IDLE = ("(for p in /proc/[0-9]*; do read -r c 2>/dev/null < $p/comm || continue; "
+                "[ \"$c\" != pccardd ] || { read -r w < $p/wchan; [ \"$w\" = pccardd ]; } "
+                "|| exit 1; done)")
 
 
 def qemu_args(tmp, bridge="i82092"):

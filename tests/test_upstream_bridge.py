@@ -47,7 +47,7 @@ import re
 import pytest
 
 import screaders
-from cfrig import IMAGE_SIZE, CfRig, card_images
+from cfrig import IMAGE_SIZE, PCCARDD_IDLE, CfRig, card_images
 from pclguest import Guest, GuestError
 
 KERNEL = "bookworm-6.1-686pae"
@@ -69,9 +69,6 @@ TCIC_PARAMS = "irq_list=%s cs_irq=%d" % (",".join(map(str, TCIC_IRQS)), CS_IRQ)
 TCIC_POLL_PARAMS = "irq_list=%d poll_interval=25" % TCIC_CARD_IRQ
 READER = "cm4000"               # upstream's cm4000_cs drives it
 READER_SOCKET = 5               # the Cirrus chip's slot pcic2.1
-# Every socket thread of the PC Card core waits for work in its own loop.
-PCCARDD_IDLE = ("(for p in /proc/[0-9]*; do [ \"$(cat $p/comm 2>/dev/null)\" != pccardd ] || "
-                "[ \"$(cat $p/wchan)\" = pccardd ] || exit 1; done)")
 
 
 class Rig(CfRig):

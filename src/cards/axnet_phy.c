@@ -116,6 +116,14 @@ static void axn_phy_check(struct pcnic *nic, bool first)
 {
 	struct axn_dev *priv = to_axn(nic);
 
+	/* all ones: the card has stopped answering, and its link with it */
+	if (axn_mdio_read(nic->ndev, priv->mii.phy_id, MII_BMSR) == 0xffff) {
+		if (first || netif_carrier_ok(nic->ndev)) {
+			netif_carrier_off(nic->ndev);
+			netdev_err(nic->ndev, "the PHY does not answer: no link\n");
+		}
+		return;
+	}
 	if (mii_check_media(&priv->mii, netif_msg_link(nic), first) || first)
 		axn_set_duplex(priv, priv->mii.full_duplex);
 }

@@ -494,6 +494,13 @@ TAINT_FLAGS = "PFSRMBUDAWCIOELKXTNJ"     # bit n is TAINT_FLAGS[n]
 ALLOWED_TAINT = "OE"
 
 
+def log_problems(text):
+    """The lines of a kernel log that make it unclean."""
+    return [line for line in text.splitlines()
+            if any(rx.search(line) for rx in LOG_PROBLEMS)
+            and not any(rx.search(line) for rx in LOG_BANNERS)]
+
+
 def decode_taint(value):
     return "".join(c for i, c in enumerate(TAINT_FLAGS) if value & (1 << i)) + \
         ("?" if value >> len(TAINT_FLAGS) else "")
@@ -867,12 +874,13 @@ class Guest:
         """The kernel's taint flags as letters ('' when untainted)."""
         return decode_taint(int(self.check("cat /proc/sys/kernel/tainted")))
 
-    def kernel_log_problems(self):
-        """Everything that makes the kernel log unclean, one line each."""
-        problems = [line for line in self.dmesg().splitlines()
-                    if any(rx.search(line) for rx in LOG_PROBLEMS)
-                    and not any(rx.search(line) for rx in LOG_BANNERS)]
-        bad = "".join(c for c in self.tainted() if c not in ALLOWED_TAINT)
+    def kernel_log_problems(self, log=None, tainted=None):
+        """Everything that makes the kernel log unclean, one line each;
+        log: only this part of it, tainted: the taint letters already
+        read (both read from the guest by default)."""
+        problems = log_problems(self.dmesg() if log is None else log)
+        bad = "".join(c for c in (self.tainted() if tainted is None else tainted)
+                      if c not in ALLOWED_TAINT)
         if bad:
             problems.append("kernel tainted: %s" % bad)
         return problems

@@ -33,15 +33,21 @@ static bool card_in_reset(ExcaSocket *s)
     return !(s->regs[EXCA_INTCTL] & EXCA_INTCTL_NORESET);
 }
 
-static bool card_ready(ExcaSocket *s)
+static bool card_out_of_reset(ExcaSocket *s)
 {
     return card_powered(s) && !card_in_reset(s);
+}
+
+/* READY: at once out of RESET, unless the card is made never ready. */
+static bool card_ready(ExcaSocket *s)
+{
+    return card_out_of_reset(s) && pcmcia_slot_card_ready(&s->slot);
 }
 
 /* The card sees cycles: powered, signals driven, out of RESET. */
 static bool card_live(ExcaSocket *s)
 {
-    return card_ready(s) && (s->regs[EXCA_POWER] & EXCA_POWER_OUTPUT);
+    return card_out_of_reset(s) && (s->regs[EXCA_POWER] & EXCA_POWER_OUTPUT);
 }
 
 static uint8_t status_reg(ExcaSocket *s)

@@ -249,7 +249,7 @@ static uint8_t sstat_now(TcicSocket *so)
     if (card_present(so)) {
         val |= SSTAT_CD;
     }
-    if (card_live(so)) {
+    if (card_live(so) && pcmcia_slot_card_ready(&so->slot)) {
         val |= SSTAT_RDY;
     }
     return val;

@@ -11,6 +11,7 @@
 #include "hw/hotplug.h"
 #include "qemu/module.h"
 #include "hw/qdev-properties.h"
+#include "qapi/visitor.h"
 #include "pcmcia-slot.h"
 #include "trace.h"
 
@@ -116,12 +117,19 @@ bool pcmcia_slot_cycle_is_16bit(PCMCIACardState *card)
     return bus && PCMCIA_SLOT_BUS(bus)->cycle16;
 }
 
-/* The card's IREQ# pin, as the card drives it through socket.irq. */
-static void slot_ireq_handler(void *opaque, int n, int level)
+static bool slot_fault(PCMCIASlotBus *bus, PCLCardFault fault)
 {
-    PCMCIASlotBus *bus = opaque;
+    return bus->pcl_card && bus->pcl_card->fault == fault &&
+           bus->pcl_card->fault_struck;
+}
 
-    if (!bus->card || bus->ireq == !!level) {
+/* IREQ# to the bridge: the card's, or stuck asserted by an IRQ storm. */
+static void slot_ireq_update(PCMCIASlotBus *bus)
+{
+    bool level = bus->card &&
+                 (bus->card_ireq || slot_fault(bus, PCL_FAULT_IRQ_STORM));
+
+    if (bus->ireq == level) {
         return;
     }
     bus->ireq = level;
@@ -129,6 +137,78 @@ static void slot_ireq_handler(void *opaque, int n, int level)
     if (bus->ops->ireq_changed) {
         bus->ops->ireq_changed(bus->opaque, bus->ireq);
     }
+}
+
+/* The card's IREQ# pin, as the card drives it through socket.irq. */
+static void slot_ireq_handler(void *opaque, int n, int level)
+{
+    PCMCIASlotBus *bus = opaque;
+
+    bus->card_ireq = bus->card && level;
+    slot_ireq_update(bus);
+}
+
+/* The contacts break: the bridge sees an empty socket at once. */
+static void slot_contacts_break(PCMCIASlotBus *bus)
+{
+    bus->card = NULL;
+    bus->live = false;
+    bus->card_ireq = false;
+    bus->socket.attached = false;
+    slot_ireq_update(bus);
+    bus->ops->card_changed(bus->opaque);
+}
+
+static const char *const fault_names[] = {
+    [PCL_FAULT_NONE] = "none",
+    [PCL_FAULT_ALL_ONES] = "all-ones",
+    [PCL_FAULT_VANISH] = "vanish",
+    [PCL_FAULT_IRQ_STORM] = "irq-storm",
+    [PCL_FAULT_NOT_READY] = "not-ready",
+};
+
+static void slot_fault_strike(PCMCIASlotBus *bus)
+{
+    PCLCardState *pcl = bus->pcl_card;
+
+    trace_pcl_slot_fault(bus->index, fault_names[pcl->fault]);
+    pcl->fault_struck = true;
+    switch (pcl->fault) {
+    case PCL_FAULT_VANISH:
+        slot_contacts_break(bus);
+        break;
+    case PCL_FAULT_IRQ_STORM:
+        slot_ireq_update(bus);
+        break;
+    default:
+        /* all-ones and not-ready act where the card is read */
+        break;
+    }
+}
+
+/* One more card cycle: a fault counting down may strike before it. */
+static void slot_fault_count(PCMCIASlotBus *bus)
+{
+    PCLCardState *pcl = bus->pcl_card;
+
+    if (!pcl || pcl->fault == PCL_FAULT_NONE || pcl->fault_struck) {
+        return;
+    }
+    if (pcl->fault_countdown) {
+        pcl->fault_countdown--;
+    } else {
+        slot_fault_strike(bus);
+    }
+}
+
+/* A card cycle reaches the card (a struck fault may have taken it away). */
+static bool slot_card_answers(PCMCIASlotBus *bus)
+{
+    if (!bus->card || !bus->live) {
+        return false;
+    }
+    slot_fault_count(bus);
+    return bus->card && !slot_fault(bus, PCL_FAULT_ALL_ONES);
 }
 
 void pcmcia_slot_set_live(PCMCIASlotBus *bus, bool live)
@@ -218,7 +298,7 @@ uint32_t pcmcia_slot_read(PCMCIASlotBus *bus, PCMCIASpace space,
     PCMCIACardClass *pcc;
     uint32_t val;
 
-    if (!bus->card || !bus->live) {
+    if (!slot_card_answers(bus)) {
         val = size == 2 ? 0xffff : 0xff;
     } else {
         pcc = PCMCIA_CARD_GET_CLASS(bus->card);
@@ -241,7 +321,7 @@ void pcmcia_slot_write(PCMCIASlotBus *bus, PCMCIASpace space,
     PCMCIACardClass *pcc;
 
     trace_pcl_slot_write(bus->index, space_name(space), addr, size, val);
-    if (!bus->card || !bus->live) {
+    if (!slot_card_answers(bus)) {
         return;
     }
     pcc = PCMCIA_CARD_GET_CLASS(bus->card);
@@ -328,6 +408,7 @@ static void slot_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
     card->slot = &bus->socket;
     bus->card = card;
     bus->ireq = false;
+    bus->card_ireq = false;
     bus->live = false;
     bus->socket.attached = true;
     if (pcc->attach && pcc->attach(card) < 0) {
@@ -340,6 +421,15 @@ static void slot_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
         return;
     }
     trace_pcl_slot_insert(bus->index, object_get_typename(OBJECT(dev)));
+    if (bus->pcl_card && bus->pcl_card->fault != PCL_FAULT_NONE &&
+        !bus->pcl_card->fault_countdown) {
+        /* a card that misbehaves from the start */
+        bus->pcl_card->fault_struck = false;
+        slot_fault_strike(bus);
+        if (!bus->card) {
+            return;             /* vanished: never seen */
+        }
+    }
     bus->ops->card_changed(bus->opaque);
 }
 
@@ -349,19 +439,13 @@ static void slot_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
     PCMCIASlotBus *bus = PCMCIA_SLOT_BUS(hotplug_dev);
     PCMCIACardState *card = PCMCIA_CARD(dev);
     PCMCIACardClass *pcc = PCMCIA_CARD_GET_CLASS(card);
-    bool had_ireq = bus->ireq;
 
     trace_pcl_slot_eject(bus->index, object_get_typename(OBJECT(dev)));
-    /* the contacts break first: the bridge sees an empty socket */
-    bus->card = NULL;
-    bus->pcl_card = NULL;
-    bus->live = false;
-    bus->ireq = false;
-    bus->socket.attached = false;
-    if (had_ireq && bus->ops->ireq_changed) {
-        bus->ops->ireq_changed(bus->opaque, false);
+    /* the contacts break first (unless a fault broke them already) */
+    if (bus->card == card) {
+        slot_contacts_break(bus);
     }
-    bus->ops->card_changed(bus->opaque);
+    bus->pcl_card = NULL;
     if (pcc->detach) {
         pcc->detach(card);
     }
@@ -439,6 +523,53 @@ static Property pcl_card_properties[] = {
     DEFINE_PROP_END_OF_LIST(),
 };
 
+static char *pcl_card_get_fault(Object *obj, Error **errp)
+{
+    return g_strdup(fault_names[PCL_CARD(obj)->fault]);
+}
+
+static void pcl_card_set_fault(Object *obj, const char *value, Error **errp)
+{
+    PCLCardState *pcl = PCL_CARD(obj);
+    BusState *parent = qdev_get_parent_bus(DEVICE(obj));
+    PCMCIASlotBus *bus = parent ? PCMCIA_SLOT_BUS(parent) : NULL;
+    unsigned n;
+
+    for (n = 0; n < ARRAY_SIZE(fault_names); n++) {
+        if (!strcmp(value, fault_names[n])) {
+            break;
+        }
+    }
+    if (n == ARRAY_SIZE(fault_names)) {
+        error_setg(errp, "fault: '%s' is none of none, all-ones, vanish, "
+                   "irq-storm, not-ready", value);
+        return;
+    }
+    pcl->fault = n;
+    pcl->fault_struck = false;
+    pcl->fault_countdown = pcl->fault_after;
+    if (!bus || bus->pcl_card != pcl) {
+        return;                 /* not in its slot (yet, or any more) */
+    }
+    if (pcl->fault != PCL_FAULT_NONE && !pcl->fault_countdown) {
+        slot_fault_strike(bus);
+    } else {
+        slot_ireq_update(bus);  /* an IRQ storm may have ended */
+    }
+}
+
+static void pcl_card_get_fault_after(Object *obj, Visitor *v, const char *name,
+                                     void *opaque, Error **errp)
+{
+    visit_type_uint32(v, name, &PCL_CARD(obj)->fault_after, errp);
+}
+
+static void pcl_card_set_fault_after(Object *obj, Visitor *v, const char *name,
+                                     void *opaque, Error **errp)
+{
+    visit_type_uint32(v, name, &PCL_CARD(obj)->fault_after, errp);
+}
+
 static void pcl_card_finalize(Object *obj)
 {
     PCLCardState *pcl = PCL_CARD(obj);
@@ -449,6 +580,15 @@ static void pcl_card_finalize(Object *obj)
 static void pcl_card_class_init(ObjectClass *oc, void *data)
 {
     device_class_set_props(DEVICE_CLASS(oc), pcl_card_properties);
+    object_class_property_add_str(oc, "fault", pcl_card_get_fault,
+                                  pcl_card_set_fault);
+    object_class_property_set_description(oc, "fault",
+        "none, all-ones, vanish, irq-storm or not-ready (run time)");
+    object_class_property_add(oc, "fault-after", "uint32",
+                              pcl_card_get_fault_after,
+                              pcl_card_set_fault_after, NULL, NULL);
+    object_class_property_set_description(oc, "fault-after",
+        "card cycles before a fault strikes (run time)");
 }
 
 static const TypeInfo pcl_card_info = {

@@ -77,12 +77,30 @@ OBJECT_DECLARE_SIMPLE_TYPE(PCMCIASlotBus, PCMCIA_SLOT_BUS)
  *              still reach the card.  Pad an image with 0xff up to the
  *              card's COR to hide all of its own CIS.
  *   cis-file   the same, from a binary file.
+ *   fault      string, run time: a misbehaving card (fault injection).
+ *              "none" (default); "all-ones": every read of the card
+ *              returns all ones and writes are lost; "vanish": the card's
+ *              contacts break (the bridge sees an empty socket, as on a
+ *              surprise eject, while the device stays until device_del);
+ *              "irq-storm": the card's IREQ# stays asserted; "not-ready":
+ *              READY never comes (from the next reset on).  It strikes
+ *              once fault-after more card cycles have run (of any space),
+ *              or at once, or at insertion when given then.
+ *   fault-after  uint32, run time: see fault (default 0); set it first.
  *
- * Both are read when the card goes into its slot; a bad value makes the
- * insertion fail.  A card's state starts with a PCLCardState.
+ * cis and cis-file are read when the card goes into its slot; a bad value
+ * makes the insertion fail.  A card's state starts with a PCLCardState.
  */
 #define TYPE_PCL_CARD "pcl-card"
 OBJECT_DECLARE_SIMPLE_TYPE(PCLCardState, PCL_CARD)
+
+typedef enum PCLCardFault {
+    PCL_FAULT_NONE,
+    PCL_FAULT_ALL_ONES,
+    PCL_FAULT_VANISH,
+    PCL_FAULT_IRQ_STORM,
+    PCL_FAULT_NOT_READY,
+} PCLCardFault;
 
 struct PCLCardState {
     /*< private >*/
@@ -93,6 +111,10 @@ struct PCLCardState {
     char *cis_file;
     uint8_t *cis;               /* the replacement CIS, if any */
     size_t cis_len;
+    PCLCardFault fault;
+    uint32_t fault_after;
+    uint32_t fault_countdown;   /* card cycles until the fault strikes */
+    bool fault_struck;
 };
 
 /* Card address spaces of a 16-bit PC Card. */
@@ -128,7 +150,8 @@ struct PCMCIASlotBus {
     const PCMCIASlotOps *ops;
     void *opaque;
 
-    bool ireq;                  /* last IREQ# level from the card */
+    bool ireq;                  /* IREQ# as the bridge sees it */
+    bool card_ireq;             /* last IREQ# level from the card */
     bool live;                  /* powered and out of RESET */
     bool cycle16;               /* width of the cycle in progress */
     PCLCardState *pcl_card;     /* the card as a TYPE_PCL_CARD, if it is */
@@ -217,6 +240,16 @@ void pcmcia_slot_bus_init(PCMCIASlotBus *bus, size_t bus_size,
 static inline PCMCIACardState *pcmcia_slot_card(PCMCIASlotBus *bus)
 {
     return bus->card;
+}
+
+/*
+ * Whether the card in the slot lets READY come up once it is powered and
+ * out of RESET (bridges AND it into their READY status).
+ */
+static inline bool pcmcia_slot_card_ready(PCMCIASlotBus *bus)
+{
+    return !(bus->pcl_card && bus->pcl_card->fault_struck &&
+             bus->pcl_card->fault == PCL_FAULT_NOT_READY);
 }
 
 /*
