@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""CIS fuzzing and misbehaving cards on the debug kernel (issue 17), in
-one boot: an 82092 driven by our i82092, all our card drivers loaded
+"""CIS fuzzing, misbehaving cards and system call fuzzing on the debug
+kernel (issue 17), in one boot: an 82092 driven by our i82092, all our card drivers loaded
 (and upstream's pata_pcmcia and pcnet_cs for the cards we have no driver
 of).  A report of any of the kernel's checkers (KASAN, lockdep, UBSAN,
 kmemleak, hung tasks, WARNING) fails.
@@ -23,11 +23,17 @@ card that never gets ready after reset.  The work in progress fails or
 times out with an error, nothing hangs, the card goes cleanly, and the
 next good card works.
 
+System call fuzzing: tests/tools/sysfuzz on the device node or network
+interface of each of our drivers, two processes of two threads, while
+the host ejects and re-inserts the card at seeded random moments: no
+call hangs, the log stays clean, the driver works afterwards.
+
 Then kmemleak scans: nothing may leak.
 
-Counts: CI 5 images per card (50 in all), seed PCL_FUZZ_SEED or a fixed
-one; PCL_STRESS=soak (make soak): 1000 per card, seed PCL_FUZZ_SEED or
-a new one.  A failure names the seed, the card, the image's number and
+Counts: CI 5 images per card (50 in all), 1250 calls and 3 ejects per
+driver (10^4 calls in all), seed PCL_FUZZ_SEED or a fixed one;
+PCL_STRESS=soak (make soak): 1000 images per card, 10^6 calls and 100
+ejects per driver, seed PCL_FUZZ_SEED or a new one.  A failure names the seed, the card, the image's number and
 kind and the image itself; PCL_FUZZ_SEED=seed replays the run.
 
 CI cost: one boot of the debug kernel, about 2 s per image (10 for the
@@ -204,11 +210,13 @@ def fuzzer(tmp_path_factory):
     kos = pk.our_modules(KERNEL, ["i82092"] + OURS, tmp)
     aliases = {modname(ko): pk.run(["modinfo", "-F", "alias", ko], check=True)
                .stdout.split() for ko in kos[1:]}
+    tools = screaders.tools_dir()
     images, args = card_images(tmp, (0,))
     args += ["-device", "i82092,id=%s" % BRIDGE]
     setup = ["pcl-insmod %s" % m for m in OURS] + ["pcl-insmod i82092 && pcl-socket-startup"]
     with Guest("fuzz-cards", kernel=KERNEL, modules=UPSTREAM, load=UPSTREAM, extra_ko=kos,
-               files={"/pcl/bin/sctool": os.path.join(screaders.tools_dir(), "sctool")},
+               files={"/pcl/bin/%s" % t: os.path.join(tools, t)
+                      for t in ("sctool", "sysfuzz", "nettool")},
                qemu_args=args, autoload=False) as g:
         for cmd in setup:
             g.check(cmd, timeout=300)
@@ -313,6 +321,57 @@ def test_misbehaving_card(fuzzer, device, props, driver):
         fuzzer.eject(label)
     good_card(fuzzer, device, props, driver, "after the faults")
     g.assert_clean_kernel_log()
+    fuzzer.eject("the last good " + device)
+
+
+# -- system call fuzzing
+
+SYSCALLS = 1000000 if SOAK else 1250      # per driver
+SYSCALL_EJECTS = 100 if SOAK else 3      # per driver, while the calls run
+SYSFUZZ_OUT = "/tmp/sysfuzz.out"
+
+
+@pytest.mark.parametrize("device,props,driver", [c for c in CARDS if c[2] in OURS],
+                         ids=[c[0] for c in CARDS if c[2] in OURS])
+def test_syscall_fuzzing(fuzzer, device, props, driver):
+    """tests/tools/sysfuzz on what the driver offers user space (the
+    reader's device node; the NIC's interface: ethtool, MII, flags,
+    addresses, frames; 2 processes of 2 threads, or for a reader, which
+    has one opener at a time, 4 threads on one node), while the host ejects
+    and re-inserts the card at random moments: no call hangs, the log
+    stays clean, the driver still works afterwards."""
+    g = fuzzer.g
+    rng = random.Random("%d-%s-syscalls" % (SEED, device))
+    good_card(fuzzer, device, props, driver, "before the system calls")
+    if driver in READER_NODES:
+        # one opener at a time: one process, its threads share the node
+        target, procs = READER_NODES[driver], "-p 1 -j 4"
+    else:
+        target = "net:" + g.check("ls /sys/bus/pcmcia/devices/0.0/net").strip()
+        procs = "-p 2 -j 2"
+    label = "pcl-fuzz-syscalls: seed %d %s" % (SEED, device)
+    g.check("echo '%s' > /dev/kmsg" % label)
+    g.check("rm -f %s; nettool spawn /tmp/sysfuzz.pid sh -c 'exec sysfuzz -s %d -n %d "
+            "%s %s </dev/null >%s 2>&1'" % (SYSFUZZ_OUT, SEED, SYSCALLS, procs, target,
+                                            SYSFUZZ_OUT))
+    ejects = 0
+    while ejects < SYSCALL_EJECTS and \
+            g.run("grep -q ^DONE %s" % SYSFUZZ_OUT)[1] != 0:
+        time.sleep(rng.uniform(0.2, 2.0))
+        fuzzer.eject("%s, eject %d" % (label, ejects))
+        fuzzer.insert(device, props)
+        assert g.wait_for("[ -e /sys/bus/pcmcia/drivers/%s/0.0 ]" % driver, SETTLE_TIMEOUT), \
+            "%s: the card did not bind again after eject %d" % (label, ejects)
+        ejects += 1
+    assert g.wait_for("grep -q ^DONE %s" % SYSFUZZ_OUT, 600 if SOAK else 300), \
+        "%s: sysfuzz did not finish:\n%s" % (label, g.check("cat %s" % SYSFUZZ_OUT))
+    out = g.check("cat %s" % SYSFUZZ_OUT)
+    print("\n%s: %s, %d ejects" % (device, out.splitlines()[-1], ejects))
+    assert "DONE" in out and " OK" in out.splitlines()[-1], "%s:\n%s" % (label, out)
+    fuzzer.settle(label)
+    g.assert_clean_kernel_log()
+    fuzzer.eject(label)
+    good_card(fuzzer, device, props, driver, "after the system calls")
     fuzzer.eject("the last good " + device)
 
 

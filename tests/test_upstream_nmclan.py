@@ -55,7 +55,11 @@ def test_probe_report(rig):
     g, r = rig.g, rig.rigs["nmclan"]
     log = g.check("dmesg | grep 'nmclan: port'")
     assert "Auto port, hw_addr %s" % r.mac in log, log
-    assert "mace id not found" not in g.dmesg()
+    # up to the first report: the scenarios that eject a card while
+    # nmclan_cs still probes it (test_reset_never_completes) make it read
+    # all ones there
+    boot = g.dmesg()
+    assert "mace id not found" not in boot[:boot.index("nmclan: port")]
 
 
 def test_statistics(rig):
