@@ -45,8 +45,13 @@ def eject_insert_cycles_during_reads(rig):
     rig.ensure(1, True)
     for n in range(rig.read_eject_cycles):
         disk = rig.quiet_disk(1, timeout=2)
-        rig.g.check("(while dd if=/dev/%s of=/dev/null bs=4k 2>/dev/null; "
-                    "do :; done) >/dev/null 2>&1 &" % disk)
+        # detached (start-stop-daemon -b: own session, stdio on
+        # /dev/null), not a job of the console shell: once such a job's
+        # reads failed, the shell died and its next command was lost
+        rig.g.check("start-stop-daemon -S -b -n pcl-reader -a /bin/sh -- -c "
+                    "'while dd if=/dev/%s of=/dev/null bs=4k 2>/dev/null; do :; done'"
+                    % disk)
+        assert rig.g.wait_for("pidof dd", 10), "cycle %d: the reader did not start" % n
         time.sleep(0.5)
         rig.eject(1)
         assert rig.g.wait_for("! pidof dd", REMOVE_TIMEOUT), \

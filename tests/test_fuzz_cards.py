@@ -366,7 +366,7 @@ def test_syscall_fuzzing(fuzzer, device, props, driver):
     assert g.wait_for("grep -q ^DONE %s" % SYSFUZZ_OUT, 600 if SOAK else 300), \
         "%s: sysfuzz did not finish:\n%s" % (label, g.check("cat %s" % SYSFUZZ_OUT))
     out = g.check("cat %s" % SYSFUZZ_OUT)
-    print("\n%s: %s, %d ejects" % (device, out.splitlines()[-1], ejects))
+    print("\n%s, %d ejects:\n  %s" % (device, ejects, "\n  ".join(out.splitlines()[1:])))
     assert "DONE" in out and " OK" in out.splitlines()[-1], "%s:\n%s" % (label, out)
     fuzzer.settle(label)
     g.assert_clean_kernel_log()

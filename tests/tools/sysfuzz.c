@@ -67,6 +67,7 @@ struct worker {
 	volatile int64_t call_start_ms;	/* 0: none */
 	char what[96];
 	unsigned long ok, failed;
+	unsigned long errnos[EHWPOISON + 1];	/* failed calls by errno */
 };
 
 static struct target targets[MAX_TARGETS];
@@ -159,10 +160,12 @@ static void begin(struct worker *w, const char *fmt, ...)
 static void end(struct worker *w, long rc)
 {
 	w->call_start_ms = 0;
-	if (rc < 0)
+	if (rc < 0) {
 		w->failed++;
-	else
+		w->errnos[errno >= 0 && errno <= EHWPOISON ? errno : 0]++;
+	} else {
 		w->ok++;
+	}
 }
 
 /* -- character devices */
@@ -203,7 +206,7 @@ static void dev_call(struct worker *w, int slot, const char *path)
 			close(fd);	/* another thread took the slot */
 		return;
 	}
-	switch (below(w, 7)) {
+	switch (below(w, 5)) {
 	case 0: {
 		unsigned long nr = dev_ioctl_number(w);
 
@@ -213,18 +216,16 @@ static void dev_call(struct worker *w, int slot, const char *path)
 		break;
 	}
 	case 1:
-	case 2:
+	case 2: {
+		bool out = below(w, 2);
+
 		len = pick_len(w);
-		begin(w, "write %s %zu", path, len);
-		rc = write(fd, pick_buf(w, buf, len), len);
+		begin(w, "%s %s %zu", out ? "write" : "read", path, len);
+		rc = out ? write(fd, pick_buf(w, buf, len), len) :
+			   read(fd, pick_buf(w, buf, len), len);
 		break;
-	case 3:
-	case 4:
-		len = pick_len(w);
-		begin(w, "read %s %zu", path, len);
-		rc = read(fd, pick_buf(w, buf, len), len);
-		break;
-	case 5: {
+	}
+	case 3: {
 		struct pollfd p = { .fd = fd, .events = next(w) & 0xffff };
 		int ms = below(w, 50);
 
@@ -417,6 +418,16 @@ static void *work(void *arg)
 		} else {
 			int slot = below(w, FDS);
 
+			/*
+			 * Mostly a descriptor the process has open on the
+			 * target already: a reader has one opener at a time.
+			 */
+			for (int i = 0; i < FDS && below(w, 8); i++) {
+				if (fds[i] >= 0 && fd_targets[i] == (int)t) {
+					slot = i;
+					break;
+				}
+			}
 			/* a slot's descriptor belongs to one target */
 			if (fds[slot] >= 0 && fd_targets[slot] != (int)t)
 				slot = (slot + 1) % FDS;
@@ -486,7 +497,19 @@ static int run_process(unsigned int proc, long calls)
 		ok += workers[t].ok;
 		failed += workers[t].failed;
 	}
-	printf("PROC %u calls=%lu failed=%lu\n", proc, ok + failed, failed);
+	printf("PROC %u calls=%lu failed=%lu", proc, ok + failed, failed);
+	for (int e = 0; e <= EHWPOISON; e++) {
+		unsigned long n = 0;
+
+		for (unsigned int t = 0; t < nthreads; t++)
+			n += workers[t].errnos[e];
+		if (n) {
+			const char *name = strerrorname_np(e);
+
+			printf(" %s=%lu", name ? name : "E?", n);
+		}
+	}
+	printf("\n");
 	fflush(stdout);
 	return EX_OK;
 }
