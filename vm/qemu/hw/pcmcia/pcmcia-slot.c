@@ -421,16 +421,12 @@ static void slot_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
         return;
     }
     trace_pcl_slot_insert(bus->index, object_get_typename(OBJECT(dev)));
+    bus->ops->card_changed(bus->opaque);
     if (bus->pcl_card && bus->pcl_card->fault != PCL_FAULT_NONE &&
         !bus->pcl_card->fault_countdown) {
-        /* a card that misbehaves from the start */
-        bus->pcl_card->fault_struck = false;
+        /* a card that misbehaves from the start (one that vanishes bounces) */
         slot_fault_strike(bus);
-        if (!bus->card) {
-            return;             /* vanished: never seen */
-        }
     }
-    bus->ops->card_changed(bus->opaque);
 }
 
 static void slot_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
