@@ -127,6 +127,7 @@ static inline struct fmv_dev *to_fmv(struct pcnic *nic)
 extern const struct net_device_ops fmv_netdev_ops;
 struct fmv_dev *fmv_nic_init(struct net_device *ndev,
 			     struct pcmcia_device *link, bool big_tx_buffers);
+bool fmv_chip_answers(struct fmv_dev *priv);
 void fmv_chip_standby(struct fmv_dev *priv);
 
 #endif /* FMVJ18X_H */

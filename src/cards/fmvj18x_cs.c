@@ -106,15 +106,6 @@ static int fmv_enable(struct pcmcia_device *link, bool mbh10302)
 	return pcl_card_enable(link);
 }
 
-/* A chip answers: CONFIG0 reads back what was written. */
-static bool fmv_chip_answers(struct fmv_dev *priv)
-{
-	u8 want = priv->config0 | CONFIG0_STOP;
-
-	outb(want, priv->io + NICE_CONFIG0);
-	return inb(priv->io + NICE_CONFIG0) == want;
-}
-
 static int fmv_probe(struct pcmcia_device *link)
 {
 	struct net_device *ndev;

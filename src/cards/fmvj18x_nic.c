@@ -104,6 +104,15 @@ static void fmv_hw_start(struct fmv_dev *priv)
 	napi_enable(&priv->napi);
 }
 
+/* A chip answers: CONFIG0 reads back what was written. */
+bool fmv_chip_answers(struct fmv_dev *priv)
+{
+	u8 want = priv->config0 | CONFIG0_STOP;
+
+	outb(want, priv->io + NICE_CONFIG0);
+	return inb(priv->io + NICE_CONFIG0) == want;
+}
+
 /* The chip stopped and in stand-by, its interrupt held back. */
 void fmv_chip_standby(struct fmv_dev *priv)
 {
@@ -376,7 +385,17 @@ static void fmv_halt(struct pcnic *nic)
 	netif_carrier_off(nic->ndev);
 }
 
+/*
+ * The MB86960 has no reset to wait for; what open and resume can check
+ * is that the card still answers (one that reads all ones does not).
+ */
+static int fmv_reset(struct pcnic *nic)
+{
+	return fmv_chip_answers(to_fmv(nic)) ? 0 : -ENODEV;
+}
+
 static const struct pcnic_ops fmv_pcnic_ops = {
+	.reset		= fmv_reset,
 	.start		= fmv_start,
 	.halt		= fmv_halt,
 	.interrupt	= fmv_interrupt,
