@@ -298,6 +298,9 @@ def test_misbehaving_card(fuzzer, device, props, driver):
             fuzzer.settle(label)
             funcs, log, tainted = fuzzer.look(label)
             assert not funcs, "%s: a card that never got ready was taken on: %s" % (label, funcs)
+            # ...and it did see the card, and waited for it
+            assert "time out after reset" in log, \
+                "%s: the core did not wait for READY:\n%s" % (label, log)
         else:
             good_card(fuzzer, device, props, driver, label)
             g.check("echo '%s' > /dev/kmsg" % label)
@@ -313,8 +316,11 @@ def test_misbehaving_card(fuzzer, device, props, driver):
             elif driver in READER_NODES:
                 assert rc != 0, "%s: an ATR came from a card that reads all ones" % label
             else:
-                assert "%s 0.0" % driver in log, \
-                    "%s: %s said nothing of a card that reads all ones:\n%s" % (
+                # an error (KERN_ERR or worse), not only a link message
+                errors = g.check("dmesg -r | sed -n '\\|%s|,$p' | grep '^<[0-3]>.*%s 0.0'; true"
+                                 % (label, driver))
+                assert errors.strip(), \
+                    "%s: %s reported no error for a card that reads all ones:\n%s" % (
                         label, driver, log)
         problems = g.kernel_log_problems(log, tainted)
         assert not problems, "%s: unclean kernel log:\n  %s" % (label, "\n  ".join(problems))
@@ -367,7 +373,10 @@ def test_syscall_fuzzing(fuzzer, device, props, driver):
         "%s: sysfuzz did not finish:\n%s" % (label, g.check("cat %s" % SYSFUZZ_OUT))
     out = g.check("cat %s" % SYSFUZZ_OUT)
     print("\n%s, %d ejects:\n  %s" % (device, ejects, "\n  ".join(out.splitlines()[1:])))
-    assert "DONE" in out and " OK" in out.splitlines()[-1], "%s:\n%s" % (label, out)
+    done = re.search(r"^DONE calls=(\d+) failed=(\d+) OK$", out, re.M)
+    assert done, "%s:\n%s" % (label, out)
+    # not only refusals: calls reached the driver
+    assert int(done.group(2)) < int(done.group(1)), "%s: every call failed:\n%s" % (label, out)
     fuzzer.settle(label)
     g.assert_clean_kernel_log()
     fuzzer.eject(label)
