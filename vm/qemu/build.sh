@@ -133,6 +133,11 @@ add_models()
 		done
 		patch_set >"$t/.pcl-patches"
 	fi
+	if [ "$(readlink "$t/hw/pcmcia/pcl" 2>/dev/null)" != "$MODELS" ]; then
+		# another checkout's models: ninja goes by file times, and this
+		# checkout's may be older than the objects built from the other's
+		rm -f "$t"/build/*/hw_pcmcia_pcl_* "$t"/build/trace/*hw_pcmcia_pcl*
+	fi
 	ln -sfn "$MODELS" "$t/hw/pcmcia/pcl"
 }
 
