@@ -119,8 +119,7 @@ bool pcmcia_slot_cycle_is_16bit(PCMCIACardState *card)
 
 static bool slot_fault(PCMCIASlotBus *bus, PCLCardFault fault)
 {
-    return bus->pcl_card && bus->pcl_card->fault == fault &&
-           bus->pcl_card->fault_struck;
+    return bus->pcl_card && pcl_card_faulted(bus->pcl_card, fault);
 }
 
 /* IREQ# to the bridge: the card's, or stuck asserted by an IRQ storm. */
@@ -165,6 +164,7 @@ static const char *const fault_names[] = {
     [PCL_FAULT_VANISH] = "vanish",
     [PCL_FAULT_IRQ_STORM] = "irq-storm",
     [PCL_FAULT_NOT_READY] = "not-ready",
+    [PCL_FAULT_MUTE] = "mute",
 };
 
 static void slot_fault_strike(PCMCIASlotBus *bus)
@@ -181,7 +181,7 @@ static void slot_fault_strike(PCMCIASlotBus *bus)
         slot_ireq_update(bus);
         break;
     default:
-        /* all-ones and not-ready act where the card is read */
+        /* the others act where the card is read or works */
         break;
     }
 }
@@ -538,7 +538,7 @@ static void pcl_card_set_fault(Object *obj, const char *value, Error **errp)
     }
     if (n == ARRAY_SIZE(fault_names)) {
         error_setg(errp, "fault: '%s' is none of none, all-ones, vanish, "
-                   "irq-storm, not-ready", value);
+                   "irq-storm, not-ready, mute", value);
         return;
     }
     pcl->fault = n;

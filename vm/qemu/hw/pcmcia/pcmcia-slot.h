@@ -83,7 +83,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(PCMCIASlotBus, PCMCIA_SLOT_BUS)
  *              contacts break (the bridge sees an empty socket, as on a
  *              surprise eject, while the device stays until device_del);
  *              "irq-storm": the card's IREQ# stays asserted; "not-ready":
- *              READY never comes (from the next reset on).  It strikes
+ *              READY never comes (from the next reset on); "mute": work
+ *              the card was given never completes (a model that supports
+ *              it says so; the readers withhold every reply).  It strikes
  *              once fault-after more card cycles have run (of any space),
  *              or at once, or at insertion when given then.
  *   fault-after  uint32, run time: see fault (default 0); set it first.
@@ -100,6 +102,7 @@ typedef enum PCLCardFault {
     PCL_FAULT_VANISH,
     PCL_FAULT_IRQ_STORM,
     PCL_FAULT_NOT_READY,
+    PCL_FAULT_MUTE,
 } PCLCardFault;
 
 struct PCLCardState {
@@ -116,6 +119,13 @@ struct PCLCardState {
     uint32_t fault_countdown;   /* card cycles until the fault strikes */
     bool fault_struck;
 };
+
+/* Whether @card's fault is @fault and has struck. */
+static inline bool pcl_card_faulted(const PCLCardState *card,
+                                    PCLCardFault fault)
+{
+    return card->fault == fault && card->fault_struck;
+}
 
 /* Card address spaces of a 16-bit PC Card. */
 typedef enum PCMCIASpace {
@@ -248,8 +258,8 @@ static inline PCMCIACardState *pcmcia_slot_card(PCMCIASlotBus *bus)
  */
 static inline bool pcmcia_slot_card_ready(PCMCIASlotBus *bus)
 {
-    return !(bus->pcl_card && bus->pcl_card->fault_struck &&
-             bus->pcl_card->fault == PCL_FAULT_NOT_READY);
+    return !(bus->pcl_card &&
+             pcl_card_faulted(bus->pcl_card, PCL_FAULT_NOT_READY));
 }
 
 /*

@@ -37,6 +37,11 @@ int64_t smartcard_reader_wire_time(SmartcardReaderState *s, unsigned chars,
 
 void smartcard_reader_schedule(SmartcardReaderState *s, int64_t delay_ns)
 {
+    if (pcl_card_faulted(PCL_CARD(s), PCL_FAULT_MUTE)) {
+        /* a reply slower than any timeout: the host must give up */
+        timer_del(s->timer);
+        return;
+    }
     if (!s->wire_timing || delay_ns <= 0) {
         timer_del(s->timer);
         PCL_SMARTCARD_READER_GET_CLASS(s)->reply_due(s);
@@ -54,7 +59,9 @@ static void reply_timer(void *opaque)
 {
     SmartcardReaderState *s = opaque;
 
-    PCL_SMARTCARD_READER_GET_CLASS(s)->reply_due(s);
+    if (!pcl_card_faulted(PCL_CARD(s), PCL_FAULT_MUTE)) {
+        PCL_SMARTCARD_READER_GET_CLASS(s)->reply_due(s);
+    }
 }
 
 /* ---- PC Card side: CIS and configuration registers ---- */

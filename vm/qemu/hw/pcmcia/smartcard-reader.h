@@ -31,6 +31,8 @@
  *   card-etu        uint32, read-only: card clocks per ETU the smart card
  *                   runs at now (372 until a PPS; 0 when not active).
  *   card-protocol   string, read-only: "T=0", "T=1" or "inactive".
+ * With the card base's fault=mute (pcmcia-slot.h) no reply comes, not
+ * even one already on its way: the host's timeouts must end each wait.
  */
 
 #ifndef HW_PCMCIA_SMARTCARD_READER_H
