@@ -12,10 +12,12 @@
 #include <linux/bitfield.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
+#include <linux/irq.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/pm.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <pcmcia/ss.h>
 
 #include "exca.h"
@@ -52,6 +54,8 @@ struct i82092 {
 	unsigned int nr_sockets;
 	struct i82092_socket sockets[I82092_MAX_SOCKETS];
 	struct pcl_exca_line line;	/* all sockets, on the PCI interrupt */
+	struct delayed_work watch;	/* the interrupt line, once a second */
+	unsigned int line_off;		/* looks that found it disabled */
 };
 
 static struct i82092_socket *to_i82092_socket(struct pcl_exca *exca)
@@ -170,6 +174,37 @@ static void i82092_init_socket(struct i82092 *chip, unsigned int nr)
 	socket->cb_dev = chip->pdev;
 }
 
+/*
+ * A card whose IREQ# never lets go makes the kernel disable the PCI line
+ * it shares with us ("nobody cared").  Insertions and removals would then
+ * go unseen for good, so while the line is off the sockets are polled;
+ * the next driver that requests the line turns it back on.  Freezable:
+ * a system suspend disables every line, and this must not take that for
+ * a storm; deferrable: it does not wake an idle CPU.
+ */
+static void i82092_watch(struct work_struct *work)
+{
+	struct i82092 *chip = container_of(to_delayed_work(work),
+					   struct i82092, watch);
+	unsigned int irq = chip->pdev->irq;
+	struct irq_data *data = irq_get_irq_data(irq);
+
+	if (data && irqd_irq_disabled(data)) {
+		/* a driver's short disable_irq() is not worth a word */
+		if (++chip->line_off == 2)
+			dev_warn(&chip->pdev->dev,
+				 "interrupt %u is disabled, polling the sockets until it is back\n",
+				 irq);
+		pcl_exca_line_irq(irq, &chip->line);
+	} else {
+		if (chip->line_off >= 2)
+			dev_info(&chip->pdev->dev, "interrupt %u is back\n",
+				 irq);
+		chip->line_off = 0;
+	}
+	queue_delayed_work(system_freezable_wq, &chip->watch, HZ);
+}
+
 static void i82092_unregister_sockets(struct i82092 *chip)
 {
 	unsigned int i;
@@ -200,6 +235,7 @@ static int i82092_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return -ENOMEM;
 	chip->pdev = pdev;
 	chip->line.dev = &pdev->dev;
+	INIT_DEFERRABLE_WORK(&chip->watch, i82092_watch);
 	spin_lock_init(&chip->index_lock);
 	pci_set_drvdata(pdev, chip);
 
@@ -261,6 +297,7 @@ static int i82092_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		sock->registered = true;
 	}
 
+	queue_delayed_work(system_freezable_wq, &chip->watch, HZ);
 	dev_info(&pdev->dev, "82092AA with %u sockets, interrupt %u\n",
 		 chip->nr_sockets, pdev->irq);
 	return 0;
@@ -282,6 +319,7 @@ static void i82092_remove(struct pci_dev *pdev)
 	struct i82092 *chip = pci_get_drvdata(pdev);
 	unsigned int i;
 
+	cancel_delayed_work_sync(&chip->watch);
 	i82092_unregister_sockets(chip);
 	/* the core leaves card detection armed on a dead socket */
 	for (i = 0; i < chip->nr_sockets; i++)
