@@ -11,7 +11,9 @@ they run last:
 
 Its rig supplies the counts (eject_cycles, read_eject_cycles,
 reload_cycles), unload_module() and load_module(), which loads the
-bridge module as the test module loads it.
+bridge module as the test module loads it, and the module's name
+(module), under which the counts go to the run's stress summary
+(tests/tally.py).
 
 After them, the scenarios our ISA bridge modules (test_i82365.py,
 test_tcic.py) share, on a cfrig.IsaBridgeRig: the module found on the
@@ -22,6 +24,7 @@ them under the same names in the same way, in the order it wants them.
 
 import time
 
+import tally
 from cfrig import (ISA_CARD_IRQ, ISA_CS_IRQ, ISA_IRQ_PARAMS, ISA_POLL_PARAMS,
                    REMOVE_TIMEOUT)
 
@@ -30,11 +33,16 @@ def eject_insert_cycles(rig):
     """Card removal and insertion, over and over; the disk must come
     back each time."""
     rig.ensure(1, True)
-    for n in range(rig.eject_cycles):
-        rig.quiet_disk(1)
-        rig.eject(1)
-        assert rig.disk(1) is None, "cycle %d: the disk outlived its card" % n
-        rig.insert(1)
+    n = 0
+    try:
+        for n in range(rig.eject_cycles):
+            rig.quiet_disk(1)
+            rig.eject(1)
+            assert rig.disk(1) is None, "cycle %d: the disk outlived its card" % n
+            rig.insert(1)
+        n = rig.eject_cycles
+    finally:
+        tally.count(rig.module, "surprise ejects on %s" % rig.kernel, n)
     rig.assert_reads_back(1)
     rig.g.assert_clean_kernel_log()
 
@@ -43,22 +51,32 @@ def eject_insert_cycles_during_reads(rig):
     """Ejects while a reader streams from the card: the reads fail and
     end, the card comes back."""
     rig.ensure(1, True)
-    for n in range(rig.read_eject_cycles):
-        disk = rig.quiet_disk(1, timeout=2)
-        # detached (start-stop-daemon -b: own session, stdio on
-        # /dev/null), not a job of the console shell: once such a job's
-        # reads failed, the shell died and its next command was lost
-        rig.g.check("start-stop-daemon -S -b -n pcl-reader -a /bin/sh -- -c "
-                    "'while dd if=/dev/%s of=/dev/null bs=4k 2>/dev/null; do :; done'"
-                    % disk)
-        assert rig.g.wait_for("pidof dd", 10), "cycle %d: the reader did not start" % n
-        time.sleep(0.5)
-        rig.eject(1)
-        assert rig.g.wait_for("! pidof dd", REMOVE_TIMEOUT), \
-            "cycle %d: readers of the ejected card never finished" % n
-        rig.insert(1)
+    n = 0
+    try:
+        for n in range(rig.read_eject_cycles):
+            eject_during_reads(rig, n)
+        n = rig.read_eject_cycles
+    finally:
+        tally.count(rig.module, "ejects during reads on %s" % rig.kernel, n)
     rig.assert_reads_back(1)
     rig.g.assert_clean_kernel_log()
+
+
+def eject_during_reads(rig, n):
+    """Cycle n of eject_insert_cycles_during_reads."""
+    disk = rig.quiet_disk(1, timeout=2)
+    # detached (start-stop-daemon -b: own session, stdio on /dev/null),
+    # not a job of the console shell: once such a job's reads failed,
+    # the shell died and its next command was lost
+    rig.g.check("start-stop-daemon -S -b -n pcl-reader -a /bin/sh -- -c "
+                "'while dd if=/dev/%s of=/dev/null bs=4k 2>/dev/null; do :; done'"
+                % disk)
+    assert rig.g.wait_for("pidof dd", 10), "cycle %d: the reader did not start" % n
+    time.sleep(0.5)
+    rig.eject(1)
+    assert rig.g.wait_for("! pidof dd", REMOVE_TIMEOUT), \
+        "cycle %d: readers of the ejected card never finished" % n
+    rig.insert(1)
 
 
 def unload_reload_with_cards_present(rig):
@@ -66,13 +84,18 @@ def unload_reload_with_cards_present(rig):
     sockets: the sockets go and come back, and so do the disks."""
     rig.ensure(0, True)
     rig.ensure(1, True)
-    for n in range(rig.reload_cycles):
-        for slot in (0, 1):
-            rig.wait_disk(slot)
-        rig.unload_module()
-        assert rig.g.check("ls /sys/class/pcmcia_socket 2>/dev/null; true").split() == [], \
-            "cycle %d: sockets left after rmmod" % n
-        rig.load_module()
+    n = 0
+    try:
+        for n in range(rig.reload_cycles):
+            for slot in (0, 1):
+                rig.wait_disk(slot)
+            rig.unload_module()
+            assert rig.g.check("ls /sys/class/pcmcia_socket 2>/dev/null; true").split() == [], \
+                "cycle %d: sockets left after rmmod" % n
+            rig.load_module()
+        n = rig.reload_cycles
+    finally:
+        tally.count(rig.module, "reloads with cards in on %s" % rig.kernel, n)
     for slot in (0, 1):
         rig.assert_reads_back(slot)
     rig.g.assert_clean_kernel_log()

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Shared pytest setup: the guest-boot helper is importable as pclguest,
-and a failed test names the logs of the guests that were running."""
+a failed test names the logs of the guests that were running, and the
+run ends with the stress summary (tests/tally.py)."""
 
 import os
 import sys
@@ -11,6 +12,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "vm", "guest"))
 
 import pclguest  # noqa: E402
+import tally  # noqa: E402
+
+pclguest.Guest.problem_listeners.append(tally.reports)
+
+
+def _result(report):
+    if hasattr(report, "wasxfail"):
+        return "xfailed" if report.skipped else "xpassed"
+    return report.outcome
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -20,6 +30,20 @@ def pytest_runtest_makereport(item, call):
     if report.failed and pclguest.live_guests:
         report.sections.append(
             ("guest logs", "\n".join(g.logdir for g in pclguest.live_guests)))
+    # a test's end for the stress summary (tests/tally.py): its call, or a
+    # setup that did not get that far, or a teardown that failed after it
+    if report.when == "call" or (report.when == "setup" and not report.passed) or \
+            (report.when == "teardown" and report.failed):
+        tally.outcome(report.nodeid, _result(report))
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """The run ends with what the stress tests did and found."""
+    path = os.environ.get(tally.TALLY)
+    if path and os.path.exists(path) and not hasattr(config, "workerinput"):
+        terminalreporter.write_sep("=", "stress summary")
+        terminalreporter.write(tally.table(tally.load(path)))
+        terminalreporter.write("(records: %s)\n" % path)
 
 
 # Parallel runs (tests/run with PCL_TEST_JOBS > 1, pytest-xdist's

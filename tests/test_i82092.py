@@ -54,6 +54,8 @@ def build_module(matrix_name, out=None):
 class Rig(CfRig):
     """The CompactFlash rig with our bridge module."""
 
+    module = MODULE
+
     # cycles of the stress tests; a test file that runs these tests on
     # another kernel (test_debug_kernel.py) may choose its own
     eject_cycles = EJECT_CYCLES

@@ -524,6 +524,10 @@ class Guest:
                 names, as udev would (only modules in the initramfs load)
     """
 
+    # called with every non-empty list of kernel log problems found (the
+    # tests count them: tests/tally.py)
+    problem_listeners = []
+
     def __init__(self, name, kernel="6.1", modules=(), load=(), extra_ko=(),
                  files=None, qemu_args=(), append="", memory=512, smp=1,
                  autoload=True, boot_timeout=BOOT_TIMEOUT):
@@ -883,6 +887,9 @@ class Guest:
                       if c not in ALLOWED_TAINT)
         if bad:
             problems.append("kernel tainted: %s" % bad)
+        if problems:
+            for listener in self.problem_listeners:
+                listener(problems)
         return problems
 
     def assert_clean_kernel_log(self):
