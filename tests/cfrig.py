@@ -67,17 +67,18 @@ def vermagic_release(ko):
 
 @contextlib.contextmanager
 def bridge_guest(rig_class, name, kernel, matrix_name, module, tmp,
-                 bridge="i82092", extra_args=()):
+                 bridge="i82092", extra_args=(), extra_modules=()):
     """A guest on `kernel` with the rig behind `bridge` (and QEMU's
-    extra_args) and our `module` (built for matrix_name into tmp) in its
-    initramfs, not yet loaded: yields rig_class(guest, images, the
-    module's kernel release), its kernel attribute the guest kernel's
-    name."""
+    extra_args) and our `module` and extra_modules (built for matrix_name
+    into tmp) in its initramfs, not yet loaded: yields rig_class(guest,
+    images, the module's kernel release), its kernel attribute the guest
+    kernel's name."""
     with pk.rolling_tolerance(matrix_name):
-        ko = pk.our_modules(matrix_name, [module], tmp)[0]
+        kos = pk.our_modules(matrix_name, [module] + list(extra_modules), tmp)
+        ko = kos[0]
         images, args = qemu_args(tmp, bridge=bridge)
         guest = Guest(name, kernel=kernel, modules=PRELOAD, load=PRELOAD,
-                      extra_ko=[ko], qemu_args=args + list(extra_args))
+                      extra_ko=kos, qemu_args=args + list(extra_args))
         guest.start()
     try:
         rig = rig_class(guest, images, vermagic_release(ko))
