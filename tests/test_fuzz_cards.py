@@ -19,7 +19,8 @@ Misbehaving cards (the card models' fault option,
 vm/qemu/hw/pcmcia/pcmcia-slot.h), for each card of ours while it is in
 use: reads of all ones, the card vanishing between two register
 accesses (a seeded number of card cycles after the fault is armed), a
-card that never gets ready after reset.  The work in progress fails or
+card that never gets ready after reset, and for the readers a card whose
+replies never come (slower than any timeout).  The work in progress fails or
 times out with an error, nothing hangs, the card goes cleanly, and the
 next good card works.
 
@@ -32,7 +33,7 @@ Then kmemleak scans: nothing may leak.
 
 Counts: CI 5 images per card (50 in all), 1250 calls and 3 ejects per
 driver (10^4 calls in all), seed PCL_FUZZ_SEED or a fixed one;
-PCL_STRESS=soak (make soak): 1000 images per card, 10^6 calls and 100
+PCL_STRESS=soak (make soak): 1000 images per card, 10^6 calls and 1000
 ejects per driver, seed PCL_FUZZ_SEED or a new one.  A failure names the seed, the card, the image's number and
 kind and the image itself; PCL_FUZZ_SEED=seed replays the run.
 
@@ -52,6 +53,7 @@ import pytest
 import cisfuzz
 import pclkernels as pk
 import screaders
+import tally
 from cfrig import PCCARDD_IDLE, card_images
 from pclguest import Guest, decode_taint, modname
 
@@ -227,14 +229,18 @@ def fuzzer(tmp_path_factory):
 def test_mutated_cis(fuzzer, device, props, driver):
     cis = fuzzer.real_cis(device, props, driver)
     rng = random.Random("%d-%s" % (SEED, device))
-    bound = refused = 0
+    bound = refused = done = 0
     start = time.monotonic()
-    for n in range(IMAGES_PER_CARD):
-        kind, image = cisfuzz.mutate(cis, rng)
-        label = "pcl-fuzz-cis: seed %d %s image %d (%s)" % (SEED, device, n, kind)
-        b, r = fuzzer.run_image(device, props, image, label)
-        bound += b
-        refused += r
+    try:
+        for n in range(IMAGES_PER_CARD):
+            kind, image = cisfuzz.mutate(cis, rng)
+            label = "pcl-fuzz-cis: seed %d %s image %d (%s)" % (SEED, device, n, kind)
+            b, r = fuzzer.run_image(device, props, image, label)
+            bound += b
+            refused += r
+            done += 1
+    finally:
+        tally.count(driver, "mutated CIS images on %s" % KERNEL, done)
     print("\n%s: %d images (seed %d) in %.0f s: %d functions bound, %d refused by ours"
           % (device, IMAGES_PER_CARD, SEED, time.monotonic() - start, bound, refused))
     # the unmutated card still works after all that
@@ -248,8 +254,22 @@ def test_mutated_cis(fuzzer, device, props, driver):
 
 # -- misbehaving cards
 
-FAULTS = ("all-ones", "vanish", "not-ready")
 READER_NODES = {"cm4000_cs": "/dev/cmm0", "cm4040_cs": "/dev/cmx0"}
+FAULTS = ("all-ones", "vanish", "not-ready")
+# and where the model has it: a reply slower than any timeout; for the
+# cards with an interrupt, an IREQ# that never lets go (last: the kernel
+# disables the 82092's line, which only the next card's driver brings back)
+FAULTS_OF = dict({"cm4000_cs": FAULTS + ("mute",), "cm4040_cs": FAULTS + ("mute",)},
+                 **{d: FAULTS + ("irq-storm",) for d in OURS if d not in READER_NODES})
+# what a mute reader is asked: the 4000 to power its card up (the ATR
+# must come within a second); the 4040 a slot status (its reader answers
+# within 3 s, while a power-up may take it 35 s and a transfer 150 s)
+MUTE_USE = {"cm4000_cs": "atr", "cm4040_cs": "status"}
+# how long the kernel takes to give up on a stormy line (100000
+# interrupts under TCG) and our i82092 to start polling
+STORM_TIMEOUT = 180
+# sctool's exit status when it gave up waiting itself (-t): the driver did not
+SCTOOL_TIMEOUT = 3
 USE_TIMEOUT = 60
 
 
@@ -288,7 +308,8 @@ def test_misbehaving_card(fuzzer, device, props, driver):
     cleanly and the next good card works."""
     g = fuzzer.g
     rng = random.Random("%d-%s-faults" % (SEED, device))
-    for fault in FAULTS:
+    for fault in FAULTS_OF.get(driver, FAULTS):
+        tally.count(driver, "misbehaving cards (%s) on %s" % (fault, KERNEL), 1)
         label = "pcl-fuzz-fault: seed %d %s %s" % (SEED, device, fault)
         if fault == "not-ready":
             # from insertion on: the core must give up waiting for READY
@@ -307,12 +328,30 @@ def test_misbehaving_card(fuzzer, device, props, driver):
             after = rng.randrange(1, 64) if fault == "vanish" else 0
             g.qmp_cmd("qom-set", path=CARD_ID, property="fault-after", value=after)
             g.qmp_cmd("qom-set", path=CARD_ID, property="fault", value=fault)
-            rc = use_card(fuzzer, driver)
+            if fault == "irq-storm":
+                # the kernel turns the shared line off; our bridge polls
+                assert g.wait_for("dmesg | sed -n '\\|%s|,$p' | grep -q 'polling the sockets'"
+                                  % label, STORM_TIMEOUT), \
+                    "%s: no sign of the storm or of polling:\n%s" % (
+                        label, g.run("dmesg | tail -30")[0])
+            if fault == "mute":
+                rc = g.run("sctool -t 10 %s %s" % (READER_NODES[driver], MUTE_USE[driver]),
+                           timeout=USE_TIMEOUT)[1]
+            else:
+                rc = use_card(fuzzer, driver)
             fuzzer.settle(label)
             funcs, log, tainted = fuzzer.look(label)
-            if fault == "vanish":
+            if fault == "irq-storm":
+                assert re.search(r"Disabling IRQ #\d+", log), \
+                    "%s: the kernel did not disable the stormy line:\n%s" % (label, log)
+            elif fault == "vanish":
                 assert "card ejected from slot 0" in log, \
                     "%s: the bridge did not see the card go:\n%s" % (label, log)
+            elif fault == "mute":
+                # the driver's own timeout ends the wait, with an error
+                assert rc not in (0, SCTOOL_TIMEOUT), \
+                    "%s: %s did not give up on a card that never answers (sctool exit %d)" % (
+                        label, driver, rc)
             elif driver in READER_NODES:
                 assert rc != 0, "%s: an ATR came from a card that reads all ones" % label
             else:
@@ -324,8 +363,15 @@ def test_misbehaving_card(fuzzer, device, props, driver):
                         label, driver, log)
         problems = g.kernel_log_problems(log, tainted)
         assert not problems, "%s: unclean kernel log:\n  %s" % (label, "\n  ".join(problems))
+        # after a storm, only the polling can see the card go
         fuzzer.eject(label)
     good_card(fuzzer, device, props, driver, "after the faults")
+    if "irq-storm" in FAULTS_OF.get(driver, FAULTS):
+        # the good card's driver asked for the line: it is on again
+        storm = "pcl-fuzz-fault: seed %d %s irq-storm" % (SEED, device)
+        assert g.wait_for("dmesg | sed -n '\\|%s|,$p' | grep -q 'interrupt [0-9]* is back'"
+                          % storm, 10), \
+            "%s: the 82092's line stayed off after the storm" % device
     g.assert_clean_kernel_log()
     fuzzer.eject("the last good " + device)
 
@@ -333,7 +379,7 @@ def test_misbehaving_card(fuzzer, device, props, driver):
 # -- system call fuzzing
 
 SYSCALLS = 1000000 if SOAK else 1250      # per driver
-SYSCALL_EJECTS = 100 if SOAK else 3      # per driver, while the calls run
+SYSCALL_EJECTS = 1000 if SOAK else 3     # per driver, while the calls run
 SYSFUZZ_OUT = "/tmp/sysfuzz.out"
 
 
@@ -361,20 +407,25 @@ def test_syscall_fuzzing(fuzzer, device, props, driver):
             "%s %s </dev/null >%s 2>&1'" % (SYSFUZZ_OUT, SEED, SYSCALLS, procs, target,
                                             SYSFUZZ_OUT))
     ejects = 0
-    while ejects < SYSCALL_EJECTS and \
-            g.run("grep -q ^DONE %s" % SYSFUZZ_OUT)[1] != 0:
-        time.sleep(rng.uniform(0.2, 2.0))
-        fuzzer.eject("%s, eject %d" % (label, ejects))
-        fuzzer.insert(device, props)
-        assert g.wait_for("[ -e /sys/bus/pcmcia/drivers/%s/0.0 ]" % driver, SETTLE_TIMEOUT), \
-            "%s: the card did not bind again after eject %d" % (label, ejects)
-        ejects += 1
+    try:
+        while ejects < SYSCALL_EJECTS and \
+                g.run("grep -q ^DONE %s" % SYSFUZZ_OUT)[1] != 0:
+            time.sleep(rng.uniform(0.2, 2.0))
+            fuzzer.eject("%s, eject %d" % (label, ejects))
+            ejects += 1
+            fuzzer.insert(device, props)
+            assert g.wait_for("[ -e /sys/bus/pcmcia/drivers/%s/0.0 ]" % driver,
+                              SETTLE_TIMEOUT), \
+                "%s: the card did not bind again after eject %d" % (label, ejects - 1)
+    finally:
+        tally.count(driver, "ejects during system calls on %s" % KERNEL, ejects)
     assert g.wait_for("grep -q ^DONE %s" % SYSFUZZ_OUT, 600 if SOAK else 300), \
         "%s: sysfuzz did not finish:\n%s" % (label, g.check("cat %s" % SYSFUZZ_OUT))
     out = g.check("cat %s" % SYSFUZZ_OUT)
     print("\n%s, %d ejects:\n  %s" % (device, ejects, "\n  ".join(out.splitlines()[1:])))
     done = re.search(r"^DONE calls=(\d+) failed=(\d+) OK$", out, re.M)
     assert done, "%s:\n%s" % (label, out)
+    tally.count(driver, "system calls on %s" % KERNEL, int(done.group(1)))
     # not only refusals: calls reached the driver
     assert int(done.group(2)) < int(done.group(1)), "%s: every call failed:\n%s" % (label, out)
     fuzzer.settle(label)
