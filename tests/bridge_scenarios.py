@@ -22,7 +22,10 @@ sockets' cards on one line, and suspend to RAM.  A test module takes
 them under the same names in the same way, in the order it wants them.
 """
 
+import os
 import time
+
+import pytest
 
 import tally
 from cfrig import (ISA_CARD_IRQ, ISA_CS_IRQ, ISA_IRQ_PARAMS, ISA_POLL_PARAMS,
@@ -102,6 +105,23 @@ def unload_reload_with_cards_present(rig):
 
 
 # ---------------------------------------------------------- ISA bridges
+
+SOAK = os.environ.get("PCL_STRESS") == "soak"
+
+
+def isa_stress(scenario, ci_kernel):
+    """One of the stress scenarios above for an ISA bridge's test module:
+    in CI on ci_kernel only (the driver's logic is the same on the other
+    kernels, whose runs cost as much again; None: make soak only), under
+    make soak on every kernel; the counts are IsaBridgeRig's."""
+    def test(rig):
+        if rig.kernel != ci_kernel and not SOAK:
+            pytest.skip("CI runs the stress scenarios on %s; make soak on every kernel"
+                        % ci_kernel if ci_kernel else "make soak runs the stress scenarios")
+        scenario(rig)
+    test.__doc__ = scenario.__doc__
+    return test
+
 
 def isa_finds_the_chip_and_the_card(rig):
     """Our module (not upstream's) finds the chip, makes its own platform

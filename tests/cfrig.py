@@ -6,11 +6,13 @@ test_i82365.py with ours): QEMU arguments, insertion and surprise eject
 over QMP, and what the guest makes of the cards."""
 
 import contextlib
+import os
 import re
 
 import pclkernels as pk
 from pclguest import Guest, make_image
 
+SOAK = os.environ.get("PCL_STRESS") == "soak"
 IMAGE_SIZE = 4 << 20
 BRIDGE = "pcc"                  # -device i82092,id=pcc: slots pcc.0, pcc.1
 DISK_TIMEOUT = 60               # seconds from insertion to the block device
@@ -218,6 +220,12 @@ class IsaBridgeRig(CfRig):
     module = None               # set by the subclass
     default_params = ISA_IRQ_PARAMS  # what ensure() loads the module with
     card_driver = "pata_pcmcia"  # its handlers: pata_pcmcia[0.0]
+    # the stress scenarios' counts (bridge_scenarios.py): the issues' under
+    # make soak; a few in CI, where an eject with reads in flight costs
+    # 50 s of libata timeouts
+    eject_cycles = 200 if SOAK else 5
+    read_eject_cycles = 1000 if SOAK else 1
+    reload_cycles = 100 if SOAK else 3
 
     def __init__(self, guest, images, ko_release):
         super().__init__(guest, images, ko_release)

@@ -9,8 +9,8 @@ One guest boot per kernel; the scenarios run in order and each puts the
 slots in the state it needs.  Every card is backed by a host image of
 deterministic random bytes whose sha256 the guest must read back.
 
-Stress counts: PCL_STRESS=soak (make soak) runs the issue's full counts
-(200 ejects, 100 reloads) on every kernel.  CI runs 10 eject/insert and
+Stress counts: PCL_STRESS=soak (make soak) runs the issues' full counts
+(200 ejects, 1000 ejects during reads, 100 reloads) on every kernel.  CI runs 10 eject/insert and
 10 unload/reload cycles, and one eject with reads in flight: each of those
 costs about 50 s of libata error handling in the guest (it revalidates the
 vanished drive with IDENTIFY timeouts of 5, 10 and 30 s; upstream's bridge
@@ -40,7 +40,7 @@ MODULE = "i82092"
 XDIST_SPLIT = "rig"
 EJECT_CYCLES = int(os.environ.get("PCL_I82092_EJECTS", 200 if SOAK else 10))
 READ_EJECT_CYCLES = int(os.environ.get("PCL_I82092_READ_EJECTS",
-                                       200 if SOAK else 1))
+                                       1000 if SOAK else 1))
 RELOAD_CYCLES = int(os.environ.get("PCL_I82092_RELOADS", 100 if SOAK else 10))
 
 

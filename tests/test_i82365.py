@@ -16,7 +16,7 @@ that hold for every ISA bridge of ours (test_tcic.py runs them too) and
 the i82365's own are below; then come the stress scenarios every bridge
 runs (tests/bridge_scenarios.py): in CI on 7.x only, 5 surprise ejects,
 1 with reads in flight and 3 module reloads with cards in both sockets;
-make soak runs the issue's 200, 200 and 100 on both kernels.  Last,
+make soak runs 200, 1000 and 100 on both kernels.  Last,
 suspend to RAM with a card in use comes back with the card working
 (QEMU resets the controller on the way: the driver restores its setup,
 Cirrus registers included).
@@ -38,8 +38,6 @@ the guest: QEMU's ACPI tables declare 5 a PCI line), status changes 7
 (edge-triggered).
 """
 
-import os
-
 import pytest
 
 import bridge_scenarios
@@ -55,7 +53,6 @@ MODEL = {CIRRUS: "Cirrus PD672x rev 2", INTEL: "82365SL DF"}
 # parallel test workers (tests/conftest.py): one guest kernel each
 XDIST_SPLIT = "rig"
 MODULE = "i82365"
-SOAK = os.environ.get("PCL_STRESS") == "soak"
 BASE = 0x3e0
 # Cirrus options given when the test loads the module with them, and what
 # they make of the registers: misc control 2 (ring indicate, dynamic
@@ -70,13 +67,6 @@ class Rig(IsaBridgeRig):
     """The CompactFlash rig with our ISA bridge module."""
 
     module = MODULE
-
-    # the stress scenarios' counts (tests/bridge_scenarios.py): the
-    # issue's under make soak; a few in CI, where an eject with reads in
-    # flight costs 50 s of libata timeouts
-    eject_cycles = 200 if SOAK else 5
-    read_eject_cycles = 200 if SOAK else 1
-    reload_cycles = 100 if SOAK else 3
 
     def __init__(self, guest, images, ko_release):
         super().__init__(guest, images, ko_release)
@@ -219,22 +209,13 @@ def test_cirrus_options(rig):
     rig.g.assert_clean_kernel_log()
 
 
-def stress(scenario):
-    """One of the stress scenarios every bridge runs: in CI on 7.x only
-    (the driver's logic is the same on i686, whose run costs as much
-    again), under make soak on both kernels."""
-    def test(rig):
-        if rig.kernel != KERNELS[0][0] and not SOAK:
-            pytest.skip("CI runs the stress scenarios on %s; make soak on every kernel"
-                        % KERNELS[0][0])
-        scenario(rig)
-    test.__doc__ = scenario.__doc__
-    return test
-
-
-test_eject_insert_cycles = stress(bridge_scenarios.eject_insert_cycles)
-test_eject_insert_cycles_during_reads = stress(bridge_scenarios.eject_insert_cycles_during_reads)
-test_unload_reload_with_cards_present = stress(bridge_scenarios.unload_reload_with_cards_present)
+# the stress scenarios every bridge runs (in CI on 7.x only)
+test_eject_insert_cycles = bridge_scenarios.isa_stress(
+    bridge_scenarios.eject_insert_cycles, KERNELS[0][0])
+test_eject_insert_cycles_during_reads = bridge_scenarios.isa_stress(
+    bridge_scenarios.eject_insert_cycles_during_reads, KERNELS[0][0])
+test_unload_reload_with_cards_present = bridge_scenarios.isa_stress(
+    bridge_scenarios.unload_reload_with_cards_present, KERNELS[0][0])
 
 
 # last: it suspends the whole guest

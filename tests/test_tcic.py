@@ -10,7 +10,10 @@ One guest boot per kernel.  The module is loaded first with its
 interrupts given (irq_list, cs_irq): status changes on one ISA line,
 card interrupts on another, both checked in /proc/interrupts; then
 reloaded in polling mode (poll_interval, no cs_irq), where insertion and
-removal must still be seen, and with ignore; last, a suspend to RAM.
+removal must still be seen, and with ignore; then, under make soak, the
+stress scenarios every bridge runs (tests/bridge_scenarios.py: 200
+surprise ejects, 1000 with reads in flight, 100 module reloads with
+cards in both sockets, on both kernels); last, a suspend to RAM.
 Every card is backed by a host image of deterministic random bytes whose
 sha256 the guest must read back.  The ISA lines are test_i82365.py's: 5
 for cards, 7 for status changes (the lines of the chip that nothing else
@@ -70,4 +73,15 @@ def test_ignore_leaves_a_socket_alone(rig):
     rig.g.assert_clean_kernel_log()
 
 
+# the stress scenarios every bridge runs, under make soak only: in CI the
+# scenarios above eject, insert and reload with cards in, and
+# test_debug_kernel.py suspends, ejects and unloads tcic too
+test_eject_insert_cycles = bridge_scenarios.isa_stress(
+    bridge_scenarios.eject_insert_cycles, None)
+test_eject_insert_cycles_during_reads = bridge_scenarios.isa_stress(
+    bridge_scenarios.eject_insert_cycles_during_reads, None)
+test_unload_reload_with_cards_present = bridge_scenarios.isa_stress(
+    bridge_scenarios.unload_reload_with_cards_present, None)
+
+# last: it suspends the whole guest
 test_suspend_to_ram_rtc_wakeup = bridge_scenarios.isa_suspend_to_ram_rtc_wakeup
