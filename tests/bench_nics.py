@@ -16,7 +16,9 @@ payload through slirp into and out of the guest (sha256 checked), the
 ping round trip to the peer, and the guest's CPU time per MB moved (its
 busy ticks in /proc/stat around the transfers).  Then ours against the
 wire: the card's wire-rate at its line rate.  Prints medians and the
-ratios; the goals (issue 11): ours >= upstream on throughput, <= on CPU
+ratios, and the frames each driver counted as lost in the card during
+the transfers into the guest (overruns: a driver that empties the card
+too late); the goals (issue 11): ours >= upstream on throughput, <= on CPU
 per MB, >= 0.95 of the wire (its busy time: payload over the raw bit
 rate cannot pass about 0.95, since headers, FCS, preamble and gap take
 the rest).
@@ -129,12 +131,20 @@ def wire_seconds(g, r, way, rate):
     return (octets + frames * WIRE_EXTRA) * 8 / rate
 
 
+def rx_lost(g, r):
+    """Frames the driver counts as lost in or before the card so far
+    (overruns, FIFO errors, missed frames)."""
+    return sum(r.sysfs(g, "statistics/rx_%s_errors" % kind)
+               for kind in ("over", "fifo", "missed"))
+
+
 def measure(g, r, rate):
     t0 = busy_ticks(g)
-    rx0 = wire_seconds(g, r, "rx", rate)
+    rx0, lost0 = wire_seconds(g, r, "rx", rate), rx_lost(g, r)
     ok_in, s_in = r.tcp_to_guest(g, NBYTES)
     rx1, tx0 = wire_seconds(g, r, "rx", rate), wire_seconds(g, r, "tx", rate)
     row = dict(into=NBYTES / s_in / 1e6, busy_in=(rx1 - rx0) / s_in,
+               lost_in=rx_lost(g, r) - lost0,
                out=None, busy_out=None, cpu_ms_per_mb=None)
     if not ok_in:
         raise RuntimeError("a transfer into the guest was cut short or corrupted")
@@ -213,9 +223,10 @@ def report(card, results, wire):
              "both at wire-rate %d bit/s" % rate if paced else "unpaced"))
     print("%-22s %10s %10s %10s" % ("median", "upstream", "ours", "ours/up"))
     for key, label in (("into", "TCP into guest MB/s"), ("out", "TCP out of guest MB/s"),
-                       ("cpu_ms_per_mb", "guest CPU ms per MB"), ("rtt", "ping round trip ms")):
+                       ("cpu_ms_per_mb", "guest CPU ms per MB"), ("rtt", "ping round trip ms"),
+                       ("lost_in", "RX lost in card, in")):
         up, us = med(results["upstream"], key), med(results["ours"], key)
-        print("%-22s %10.3f %10.3f %10.2f" % (label, up, us, us / up))
+        print("%-22s %10.3f %10.3f %10.2f" % (label, up, us, us / up if up else float("nan")))
     stalls = {d: sum(1 for x in results[d] if x["out"] is None) for d in DRIVERS}
     if any(stalls.values()):
         print("rounds whose transfer out of the guest stalled (left out above):"
