@@ -18,7 +18,8 @@ test_i82092's full counts and 100 suspends.
 
 CI cost: the kernel build on a cold machine (scripts/selfkernel.sh, about
 11 minutes on two cores; cached by source version and configuration),
-the module build, one boot and about 6 minutes of scenarios under TCG.
+the module build, one boot and about 7 minutes of scenarios under TCG
+(the suspend cycles about 2 of them).
 """
 
 import os
@@ -45,8 +46,6 @@ SOAK = os.environ.get("PCL_STRESS") == "soak"
 CHECKERS = ("KASAN", "PROVE_LOCKING", "DEBUG_ATOMIC_SLEEP", "DEBUG_OBJECTS_TIMERS",
             "DEBUG_OBJECTS_WORK", "DEBUG_KMEMLEAK", "UBSAN", "UBSAN_BOUNDS")
 KMEMLEAK = "/sys/kernel/debug/kmemleak"
-
-
 SUSPEND_CYCLES = int(os.environ.get("PCL_DEBUG_SUSPENDS", 100 if SOAK else 5))
 # Our ISA bridges beside the 82092, a CF card in slot 0 of each: module ->
 # (QEMU device and id, module parameters).  Their lines apart: the TCIC-2
@@ -91,7 +90,7 @@ class IsaCard(CfRig):
 def rig(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("cf-images-debug")
     images, args = card_images(tmp, list(ISA_BRIDGES), first_seed=0x365)
-    for module, (device, bridge) in ((m, d[:2]) for m, d in ISA_BRIDGES.items()):
+    for module, (device, bridge, _) in ISA_BRIDGES.items():
         args += ["-device", "%s,id=%s" % (device, bridge),
                  "-device", "pcmcia-cf,id=cf%s0,bus=%s.0,drive=%s"
                  % (bridge, bridge, images[module][0])]
@@ -138,7 +137,7 @@ def test_suspend_cycles_with_cards_in_use_in_every_bridge(rig):
     the TCIC-2.  QEMU resets the bridges on a wake from S3: each driver
     must set its chip up again before the core resumes the sockets.
     After every wake-up no reader has failed and every reader goes on
-    (its count of whole-card passes grows); then each card reads back its
+    (its count of passes grows); then each card reads back its
     image, the ISA cards are ejected and inserted once, and the ISA
     modules are unloaded, before the kmemleak scan that covers them."""
     g = rig.g
