@@ -22,30 +22,27 @@ sockets' cards on one line, and suspend to RAM.  A test module takes
 them under the same names in the same way, in the order it wants them.
 """
 
-import os
 import time
 
 import pytest
 
 import tally
 from cfrig import (ISA_CARD_IRQ, ISA_CS_IRQ, ISA_IRQ_PARAMS, ISA_POLL_PARAMS,
-                   REMOVE_TIMEOUT)
+                   REMOVE_TIMEOUT, SOAK)
 
 
 def eject_insert_cycles(rig):
     """Card removal and insertion, over and over; the disk must come
     back each time."""
     rig.ensure(1, True)
-    n = 0
-    try:
-        for n in range(rig.eject_cycles):
-            rig.quiet_disk(1)
-            rig.eject(1)
-            assert rig.disk(1) is None, "cycle %d: the disk outlived its card" % n
-            rig.insert(1)
-        n = rig.eject_cycles
-    finally:
-        tally.count(rig.module, "surprise ejects on %s" % rig.kernel, n)
+
+    def cycle(n):
+        rig.quiet_disk(1)
+        rig.eject(1)
+        assert rig.disk(1) is None, "cycle %d: the disk outlived its card" % n
+        rig.insert(1)
+
+    tally.rounds(rig.eject_cycles, cycle, [rig.module], "surprise ejects on " + rig.kernel)
     rig.assert_reads_back(1)
     rig.g.assert_clean_kernel_log()
 
@@ -54,32 +51,26 @@ def eject_insert_cycles_during_reads(rig):
     """Ejects while a reader streams from the card: the reads fail and
     end, the card comes back."""
     rig.ensure(1, True)
-    n = 0
-    try:
-        for n in range(rig.read_eject_cycles):
-            eject_during_reads(rig, n)
-        n = rig.read_eject_cycles
-    finally:
-        tally.count(rig.module, "ejects during reads on %s" % rig.kernel, n)
+
+    def cycle(n):
+        disk = rig.quiet_disk(1, timeout=2)
+        # detached (start-stop-daemon -b: own session, stdio on /dev/null),
+        # not a job of the console shell: once such a job's reads failed,
+        # the shell died and its next command was lost
+        rig.g.check("start-stop-daemon -S -b -n pcl-reader -a /bin/sh -- -c "
+                    "'while dd if=/dev/%s of=/dev/null bs=4k 2>/dev/null; do :; done'"
+                    % disk)
+        assert rig.g.wait_for("pidof dd", 10), "cycle %d: the reader did not start" % n
+        time.sleep(0.5)
+        rig.eject(1)
+        assert rig.g.wait_for("! pidof dd", REMOVE_TIMEOUT), \
+            "cycle %d: readers of the ejected card never finished" % n
+        rig.insert(1)
+
+    tally.rounds(rig.read_eject_cycles, cycle, [rig.module],
+                 "ejects during reads on " + rig.kernel)
     rig.assert_reads_back(1)
     rig.g.assert_clean_kernel_log()
-
-
-def eject_during_reads(rig, n):
-    """Cycle n of eject_insert_cycles_during_reads."""
-    disk = rig.quiet_disk(1, timeout=2)
-    # detached (start-stop-daemon -b: own session, stdio on /dev/null),
-    # not a job of the console shell: once such a job's reads failed,
-    # the shell died and its next command was lost
-    rig.g.check("start-stop-daemon -S -b -n pcl-reader -a /bin/sh -- -c "
-                "'while dd if=/dev/%s of=/dev/null bs=4k 2>/dev/null; do :; done'"
-                % disk)
-    assert rig.g.wait_for("pidof dd", 10), "cycle %d: the reader did not start" % n
-    time.sleep(0.5)
-    rig.eject(1)
-    assert rig.g.wait_for("! pidof dd", REMOVE_TIMEOUT), \
-        "cycle %d: readers of the ejected card never finished" % n
-    rig.insert(1)
 
 
 def unload_reload_with_cards_present(rig):
@@ -87,27 +78,23 @@ def unload_reload_with_cards_present(rig):
     sockets: the sockets go and come back, and so do the disks."""
     rig.ensure(0, True)
     rig.ensure(1, True)
-    n = 0
-    try:
-        for n in range(rig.reload_cycles):
-            for slot in (0, 1):
-                rig.wait_disk(slot)
-            rig.unload_module()
-            assert rig.g.check("ls /sys/class/pcmcia_socket 2>/dev/null; true").split() == [], \
-                "cycle %d: sockets left after rmmod" % n
-            rig.load_module()
-        n = rig.reload_cycles
-    finally:
-        tally.count(rig.module, "reloads with cards in on %s" % rig.kernel, n)
+
+    def cycle(n):
+        for slot in (0, 1):
+            rig.wait_disk(slot)
+        rig.unload_module()
+        assert rig.g.check("ls /sys/class/pcmcia_socket 2>/dev/null; true").split() == [], \
+            "cycle %d: sockets left after rmmod" % n
+        rig.load_module()
+
+    tally.rounds(rig.reload_cycles, cycle, [rig.module],
+                 "reloads with cards in on " + rig.kernel)
     for slot in (0, 1):
         rig.assert_reads_back(slot)
     rig.g.assert_clean_kernel_log()
 
 
 # ---------------------------------------------------------- ISA bridges
-
-SOAK = os.environ.get("PCL_STRESS") == "soak"
-
 
 def isa_stress(scenario, ci_kernel):
     """One of the stress scenarios above for an ISA bridge's test module:

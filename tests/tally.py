@@ -41,6 +41,19 @@ def count(driver, what, n):
     _append({"driver": driver, "what": what, "n": int(n)})
 
 
+def rounds(n, step, drivers, what):
+    """step(0) ... step(n - 1), counting the rounds that finished as
+    `what` for each of drivers, also when one of them fails."""
+    done = 0
+    try:
+        for i in range(n):
+            step(i)
+            done += 1
+    finally:
+        for driver in drivers:
+            count(driver, what, done)
+
+
 def reports(problems):
     """A kernel log check of the running test found these problems (a
     report seen by two checks of one test counts once)."""

@@ -165,18 +165,16 @@ def test_suspend_cycles_with_cards_in_use_in_every_bridge(rig):
 
     reading_on([0] * len(disks), "before the first suspend")
     modes = ("deep", "s2idle")
-    done = 0
-    try:
-        for n in range(SUSPEND_CYCLES):
-            what = "suspend %d (%s)" % (n + 1, modes[n % 2])
-            since = reader_passes(g, disks)
-            rig.sleep_and_wake(modes[n % 2])
-            done += 1
-            no_reader_failed(what)
-            reading_on(since, what)
-    finally:
-        for module in [MODULE] + list(ISA_BRIDGES):
-            tally.count(module, "suspends, a card in use, on %s" % KERNEL, done)
+
+    def cycle(n):
+        what = "suspend %d (%s)" % (n + 1, modes[n % 2])
+        since = reader_passes(g, disks)
+        rig.sleep_and_wake(modes[n % 2])
+        no_reader_failed(what)
+        reading_on(since, what)
+
+    tally.rounds(SUSPEND_CYCLES, cycle, [MODULE] + list(ISA_BRIDGES),
+                 "suspends, a card in use, on " + KERNEL)
     print("%d suspends (%s in turn) with %d cards in use, passes read %s"
           % (SUSPEND_CYCLES, " and ".join(modes), len(disks), reader_passes(g, disks)))
     g.check("touch /tmp/readers.stop")

@@ -3,8 +3,8 @@
 kernel (issue 17), in one boot: an 82092 driven by our i82092, all our
 card drivers loaded (and upstream's pata_pcmcia and pcnet_cs for the
 cards we have no driver of); make soak repeats it all behind our i82365
-and our tcic, a boot each.  A report of any of the kernel's checkers (KASAN, lockdep, UBSAN,
-kmemleak, hung tasks, WARNING) fails.
+and our tcic, a boot each.  A report of any of the kernel's checkers
+(KASAN, lockdep, UBSAN, kmemleak, hung tasks, WARNING) fails.
 
 CIS fuzzing: every emulated card, with its CIS replaced by mutated
 images of its real one (tests/cisfuzz.py), goes in turn into the socket.
@@ -246,20 +246,18 @@ def fuzzer(request, tmp_path_factory):
 def test_mutated_cis(fuzzer, device, props, driver):
     cis = fuzzer.real_cis(device, props, driver)
     rng = random.Random("%d-%s" % (SEED, device))
-    bound = refused = done = 0
+    found = []          # (functions bound, refused by ours) per image
     start = time.monotonic()
-    try:
-        for n in range(IMAGES_PER_CARD):
-            kind, image = cisfuzz.mutate(cis, rng)
-            label = "pcl-fuzz-cis: seed %d %s image %d (%s)" % (SEED, device, n, kind)
-            b, r = fuzzer.run_image(device, props, image, label)
-            bound += b
-            refused += r
-            done += 1
-    finally:
-        tally.count(driver, "mutated CIS images " + fuzzer.where, done)
+
+    def image(n):
+        kind, cis_image = cisfuzz.mutate(cis, rng)
+        label = "pcl-fuzz-cis: seed %d %s image %d (%s)" % (SEED, device, n, kind)
+        found.append(fuzzer.run_image(device, props, cis_image, label))
+
+    tally.rounds(IMAGES_PER_CARD, image, [driver], "mutated CIS images " + fuzzer.where)
     print("\n%s: %d images (seed %d) in %.0f s: %d functions bound, %d refused by ours"
-          % (device, IMAGES_PER_CARD, SEED, time.monotonic() - start, bound, refused))
+          % (device, IMAGES_PER_CARD, SEED, time.monotonic() - start,
+             sum(b for b, _ in found), sum(r for _, r in found)))
     # the unmutated card still works after all that
     fuzzer.insert(device, props)
     assert fuzzer.g.wait_for("[ -e /sys/bus/pcmcia/drivers/%s/0.0 ]" % driver, SETTLE_TIMEOUT), \
@@ -275,8 +273,9 @@ READER_NODES = {"cm4000_cs": "/dev/cmm0", "cm4040_cs": "/dev/cmx0"}
 FAULTS = ("all-ones", "vanish", "not-ready")
 # and where the model has it: a reply slower than any timeout; for the
 # cards with an interrupt, an IREQ# that never lets go (last: the kernel
-# disables the 82092's line, which only the next card's driver brings back)
-# (CI storms one NIC, since what it proves is the bridge's; make soak all)
+# disables the 82092's line, which only the next card's driver brings
+# back; CI storms one NIC, since what it proves is the bridge's, make
+# soak all of them)
 STORMY = [d for d in OURS if d not in READER_NODES][:None if SOAK else 1]
 FAULTS_OF = dict({"cm4000_cs": FAULTS + ("mute",), "cm4040_cs": FAULTS + ("mute",)},
                  **{d: FAULTS + ("irq-storm",) for d in STORMY})
@@ -396,7 +395,6 @@ def test_misbehaving_card(fuzzer, device, props, driver):
                         label, driver, log)
         problems = g.kernel_log_problems(log, tainted)
         assert not problems, "%s: unclean kernel log:\n  %s" % (label, "\n  ".join(problems))
-        # after a storm, only the polling can see the card go
         fuzzer.eject(label)
     good_card(fuzzer, device, props, driver, "after the faults")
     if "irq-storm" in FAULTS_OF.get(driver, FAULTS) and fuzzer.bridge == "i82092":

@@ -10,11 +10,12 @@ slots in the state it needs.  Every card is backed by a host image of
 deterministic random bytes whose sha256 the guest must read back.
 
 Stress counts: PCL_STRESS=soak (make soak) runs the issues' full counts
-(200 ejects, 1000 ejects during reads, 100 reloads) on every kernel.  CI runs 10 eject/insert and
-10 unload/reload cycles, and one eject with reads in flight: each of those
-costs about 50 s of libata error handling in the guest (it revalidates the
-vanished drive with IDENTIFY timeouts of 5, 10 and 30 s; upstream's bridge
-driver the same), 20 of them would be 17 minutes per kernel.  (CI ran
+(200 ejects, 1000 ejects during reads, 100 reloads) on every kernel.
+CI runs 10 eject/insert and 10 unload/reload cycles, and one eject with
+reads in flight: each of those costs about 50 s of libata error handling
+in the guest (it revalidates the vanished drive with IDENTIFY timeouts of
+5, 10 and 30 s; upstream's bridge driver the same), 20 of them would be
+17 minutes per kernel.  (CI ran
 20/3/20 until the check stage neared its 45 minutes; the i82365, tcic and
 debug-kernel runs of the same scenarios cover the rest.)
 PCL_I82092_EJECTS, PCL_I82092_READ_EJECTS and PCL_I82092_RELOADS override

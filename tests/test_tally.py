@@ -54,3 +54,24 @@ def test_nothing_is_recorded_without_the_file(monkeypatch):
     monkeypatch.delenv(tally.TALLY, raising=False)
     tally.count("i82092", "surprise ejects", 1)     # must not raise
     assert "no test counted any work" in tally.table([])
+
+
+def test_rounds_count_what_finished(tmp_path, monkeypatch):
+    """A round that fails is not counted, the ones before it are, and
+    the failure goes on to the test."""
+    path = tmp_path / "tally.jsonl"
+    monkeypatch.setenv(tally.TALLY, str(path))
+    monkeypatch.setenv("PYTEST_CURRENT_TEST", T1 + " (call)")
+
+    def step(i):
+        assert i < 3, "round %d failed" % i
+
+    try:
+        tally.rounds(10, step, ["i82092", "tcic"], "suspends")
+    except AssertionError as e:
+        assert "round 3 failed" in str(e)
+    else:
+        raise AssertionError("the failing round was swallowed")
+    got = rows(tally.table(tally.load(str(path))))
+    assert got[("i82092", "suspends")][0] == "3"
+    assert got[("tcic", "suspends")][0] == "3"
