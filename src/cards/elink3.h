@@ -232,6 +232,7 @@ struct el3_dev {
 	unsigned int want;	/* EL3_WANT_* for the restart work */
 	struct rtnl_link_stats64 stats;
 
+	struct sk_buff_head rxq;	/* frames from the FIFO for NAPI (lock) */
 	struct napi_struct napi;
 	struct work_struct restart;
 };

@@ -4,10 +4,12 @@
  * elink3.h): commands that take time, the EEPROM, the 3Com node ID tuple,
  * and the network side.
  *
- * Receive: the interrupt handler takes RX_COMPLETE out of the chip's
- * interrupt mask and schedules NAPI, which reads the frames, drops each
- * from the FIFO with RxDiscard and puts RX_COMPLETE back when the FIFO is
- * empty.  The other events the handler deals with itself, until the
+ * Receive: the interrupt handler empties the RX FIFO into a backlog and
+ * schedules NAPI, which hands the frames to the stack.  At 100 Mbit/s the
+ * 3c574's FIFO fills sooner than a softirq may run, so the frames leave
+ * the chip at once; only when the backlog is full does RX_COMPLETE leave
+ * the interrupt mask, until NAPI has caught up.  The other events the
+ * handler deals with itself, until the
  * status word shows none of them (the IREQ of a card behind an ISA bridge
  * is edge-triggered: a status bit left set would block the next one).
  *
@@ -34,13 +36,14 @@
 static_assert(offsetof(struct el3_dev, nic) == 0);
 
 #define EL3_IRQ_ROUNDS		8	/* status words per interrupt */
+#define EL3_RX_BACKLOG		64	/* frames waiting for NAPI, at most */
 #define EL3_TX_STACK		32	/* entries the TX status stack can hold */
 
 /*
  * A reset takes the chip about a millisecond; give it twenty before
- * calling it stuck.  Without sleeping (RxDiscard, from NAPI) a command
- * gets 40 polls 1 us apart, under 100 us with the bus reads: the chip
- * drops a frame in a few microseconds.
+ * calling it stuck.  Without sleeping (RxDiscard, in the interrupt
+ * handler) a command gets 40 polls 1 us apart, under 100 us with the bus
+ * reads: the chip drops a frame in a few microseconds.
  */
 #define EL3_WAIT_POLLS		200
 #define EL3_WAIT_US_MIN		50
@@ -335,6 +338,8 @@ static void el3_halt(struct pcnic *nic)
 		return;
 	cancel_work_sync(&el3->restart);
 	napi_disable(&el3->napi);
+	/* neither NAPI nor the masked chip's handler touches it now */
+	skb_queue_purge(&el3->rxq);
 }
 
 /* Hand the chip to the restart work (lock held). */
@@ -535,34 +540,59 @@ static struct sk_buff *el3_rx_one(struct el3_dev *el3)
 	return skb;
 }
 
+/*
+ * Empty the RX FIFO into the backlog (lock held, interrupt handler).  A
+ * full backlog leaves the rest in the chip with RX_COMPLETE masked; NAPI
+ * unmasks it once the backlog is delivered.
+ */
+static void el3_rx_drain(struct el3_dev *el3)
+{
+	struct sk_buff *skb;
+
+	while (skb_queue_len(&el3->rxq) < EL3_RX_BACKLOG) {
+		skb = el3_rx_one(el3);
+		if (IS_ERR(skb))
+			break;
+		if (skb)
+			__skb_queue_tail(&el3->rxq, skb);
+		if (el3->want)
+			break;
+	}
+	if (skb_queue_len(&el3->rxq) >= EL3_RX_BACKLOG)
+		el3_set_irq_mask(el3, el3->irq_mask & ~EL3_ST_RX_COMPLETE);
+	if (!skb_queue_empty(&el3->rxq))
+		napi_schedule(&el3->napi);
+}
+
 static int el3_poll(struct napi_struct *napi, int budget)
 {
 	struct el3_dev *el3 = container_of(napi, struct el3_dev, napi);
+	struct sk_buff_head frames;
 	struct sk_buff *skb;
 	int done = 0;
 
-	while (done < budget) {
-		spin_lock_irq(&el3->lock);
-		if (!el3->up || el3->want || el3->resetting) {
-			spin_unlock_irq(&el3->lock);
-			break;
-		}
-		skb = el3_rx_one(el3);
-		spin_unlock_irq(&el3->lock);
-		if (IS_ERR(skb))
-			break;
+	__skb_queue_head_init(&frames);
+	spin_lock_irq(&el3->lock);
+	skb_queue_splice_init(&el3->rxq, &frames);
+	spin_unlock_irq(&el3->lock);
+
+	while (done < budget && (skb = __skb_dequeue(&frames))) {
+		skb->protocol = eth_type_trans(skb, el3->nic.ndev);
+		napi_gro_receive(napi, skb);
 		done++;
-		if (skb) {
-			skb->protocol = eth_type_trans(skb, el3->nic.ndev);
-			napi_gro_receive(napi, skb);
-		}
 	}
-	if (done == budget)
+	if (done == budget) {
+		/* what is left goes back in front of what came meanwhile */
+		spin_lock_irq(&el3->lock);
+		skb_queue_splice(&frames, &el3->rxq);
+		spin_unlock_irq(&el3->lock);
 		return budget;
+	}
 
 	if (napi_complete_done(napi, done)) {
 		spin_lock_irq(&el3->lock);
-		if (el3->up && !el3->want && !el3->resetting)
+		if (el3->up && !el3->want && !el3->resetting &&
+		    !(el3->irq_mask & EL3_ST_RX_COMPLETE))
 			el3_set_irq_mask(el3, EL3_IRQS);
 		spin_unlock_irq(&el3->lock);
 	}
@@ -613,10 +643,8 @@ static irqreturn_t el3_interrupt(int irq, void *data)
 		if (!(status & el3->irq_mask))
 			break;
 		ret = IRQ_HANDLED;
-		if (status & el3->irq_mask & EL3_ST_RX_COMPLETE) {
-			el3_set_irq_mask(el3, el3->irq_mask & ~EL3_ST_RX_COMPLETE);
-			napi_schedule(&el3->napi);
-		}
+		if (status & el3->irq_mask & EL3_ST_RX_COMPLETE)
+			el3_rx_drain(el3);
 		if (status & EL3_ST_TX_COMPLETE)
 			want |= el3_tx_errors(el3);
 		if (status & EL3_ST_TX_AVAIL) {
@@ -688,6 +716,11 @@ static void el3_restart_work(struct work_struct *work)
 	spin_unlock_irq(&el3->lock);
 out:
 	napi_enable(&el3->napi);
+	/* frames taken from the FIFO before the reset still go up */
+	spin_lock_irq(&el3->lock);
+	if (!skb_queue_empty(&el3->rxq))
+		napi_schedule(&el3->napi);
+	spin_unlock_irq(&el3->lock);
 }
 
 /* ---- the life cycle (pcnic.c) ---- */
@@ -759,6 +792,7 @@ void el3_dev_init(struct el3_dev *el3, struct net_device *ndev,
 	el3->ops = ops;
 	spin_lock_init(&el3->lock);
 	INIT_WORK(&el3->restart, el3_restart_work);
+	__skb_queue_head_init(&el3->rxq);
 	netif_napi_add(ndev, &el3->napi, el3_poll);
 	el3->rx_filter = EL3_RXF_STATION | EL3_RXF_BROADCAST;
 }
