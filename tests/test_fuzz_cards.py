@@ -271,18 +271,26 @@ def test_mutated_cis(fuzzer, device, props, driver):
 
 READER_NODES = {"cm4000_cs": "/dev/cmm0", "cm4040_cs": "/dev/cmx0"}
 FAULTS = ("all-ones", "vanish", "not-ready")
-# and where the model has it: a reply slower than any timeout; for the
-# cards with an interrupt, an IREQ# that never lets go (last: the kernel
+# and on every card, work that never completes (a reader's reply, a NIC's
+# frame to send); for the cards with an interrupt, an IREQ# that never
+# lets go (last: the kernel
 # disables the 82092's line, which only the next card's driver brings
 # back; CI storms one NIC, since what it proves is the bridge's, make
 # soak all of them)
 STORMY = [d for d in OURS if d not in READER_NODES][:None if SOAK else 1]
-FAULTS_OF = dict({"cm4000_cs": FAULTS + ("mute",), "cm4040_cs": FAULTS + ("mute",)},
-                 **{d: FAULTS + ("irq-storm",) for d in STORMY})
+FAULTS_OF = {d: FAULTS + ("mute",) + (("irq-storm",) if d in STORMY else ()) for d in OURS}
 # what a mute reader is asked: the 4000 to power its card up (the ATR
 # must come within a second); the 4040 a slot status (its reader answers
 # within 3 s, while a power-up may take it 35 s and a transfer 150 s)
 MUTE_USE = {"cm4000_cs": "atr", "cm4040_cs": "status"}
+# A mute NIC is given more full-size frames than any of them holds, so
+# that its queue stops and the kernel's watchdog calls the driver; the
+# peer's address is set, no ARP needed.  Then the driver must have said
+# so, within the longest watchdog of ours (5 s) and its reset.
+MUTE_FRAMES = 30     # the 3c574 has 32 KB of TX FIFO
+MUTE_PEER = ("192.0.2.1", "02:00:00:00:00:01")
+MUTE_TIMEOUT = 60
+TX_TIMEOUT_SIGN = "transmit timed out"
 # What a stuck IREQ# does behind each bridge: the 82092's PCI line is
 # level-triggered and shared with the bridge, which polls once the
 # kernel disables it; the i82365's card line here, 5, is one the pc
@@ -309,6 +317,25 @@ def use_card(fuzzer, driver):
                  "ip addr add 192.0.2.2/24 dev $ifc && "
                  "{ ping -c 2 -i 0.2 -W 1 192.0.2.1; ip link set $ifc down; }",
                  timeout=USE_TIMEOUT)[1]
+
+
+def use_mute_card(fuzzer, driver, label):
+    """Give a mute card work: a reader's exit status (sctool's own
+    timeout gives up after 10 s), or for a NIC whether its driver saw
+    the transmit time out."""
+    g = fuzzer.g
+    if driver in READER_NODES:
+        return g.run("sctool -t 10 %s %s" % (READER_NODES[driver], MUTE_USE[driver]),
+                     timeout=USE_TIMEOUT)[1]
+    ifc = g.check("ls /sys/bus/pcmcia/devices/0.0/net").strip()
+    g.check("ip link set {0} up && ip addr flush dev {0} && ip addr add 192.0.2.2/24 dev {0} && "
+            "arp -i {0} -s {1} {2}".format(ifc, *MUTE_PEER))
+    g.wait_for("grep -qx 1 /sys/class/net/%s/carrier" % ifc, 10)
+    g.run("ping -c %d -i 0.05 -W 1 -s 1472 %s" % (MUTE_FRAMES, MUTE_PEER[0]), timeout=USE_TIMEOUT)
+    timed_out = g.wait_for("dmesg | sed -n '\\|%s|,$p' | grep -q '%s: %s'"
+                           % (label, ifc, TX_TIMEOUT_SIGN), MUTE_TIMEOUT)
+    g.run("ip link set %s down" % ifc, timeout=USE_TIMEOUT)
+    return timed_out
 
 
 def good_card(fuzzer, device, props, driver, what):
@@ -367,8 +394,7 @@ def test_misbehaving_card(fuzzer, device, props, driver):
                     "%s: no sign of the storm (%s):\n%s" % (
                         label, sign, g.run("dmesg | tail -30")[0])
             if fault == "mute":
-                rc = g.run("sctool -t 10 %s %s" % (READER_NODES[driver], MUTE_USE[driver]),
-                           timeout=USE_TIMEOUT)[1]
+                rc = use_mute_card(fuzzer, driver, label)
             else:
                 rc = use_card(fuzzer, driver)
             fuzzer.settle(label)
@@ -379,11 +405,13 @@ def test_misbehaving_card(fuzzer, device, props, driver):
             elif fault == "vanish":
                 assert "card ejected from slot 0" in log, \
                     "%s: the bridge did not see the card go:\n%s" % (label, log)
-            elif fault == "mute":
+            elif fault == "mute" and driver in READER_NODES:
                 # the driver's own timeout ends the wait, with an error
                 assert rc not in (0, SCTOOL_TIMEOUT), \
                     "%s: %s did not give up on a card that never answers (sctool exit %d)" % (
                         label, driver, rc)
+            elif fault == "mute":
+                assert rc, "%s: %s did not see its frames never leave:\n%s" % (label, driver, log)
             elif driver in READER_NODES:
                 assert rc != 0, "%s: an ATR came from a card that reads all ones" % label
             else:

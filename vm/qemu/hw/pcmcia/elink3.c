@@ -484,6 +484,9 @@ static void tx_start(PCLElink3Card *s)
     }
     s->tx_on_wire = true;
     end = nic_wire_tx_slot(&s->wire, lduw_le_p(s->tx_buf) & TXH_LEN_MASK);
+    if (end == NIC_WIRE_NEVER) {
+        return;                 /* a mute card: it stays on the wire */
+    }
     if (end) {
         timer_mod(s->tx_timer, end);
     } else {

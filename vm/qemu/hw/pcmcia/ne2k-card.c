@@ -111,6 +111,9 @@ static void ne2k_card_tx_start(PCLNe2kCard *s)
     s->tx_len = s->ne2k.tcnt;
     s->ne2k.cmd |= NE2K_CMD_TRANS;
     end = nic_wire_tx_slot(&s->wire, s->tx_len);
+    if (end == NIC_WIRE_NEVER) {
+        return;                 /* a mute card: it stays on the wire */
+    }
     if (!end) {
         ne2k_card_tx_done(s);
         return;

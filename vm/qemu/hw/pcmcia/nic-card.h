@@ -13,7 +13,9 @@
  *    transmit side tells when a frame has left; the receive side holds
  *    a frame that arrives while the previous one is still on the wire
  *    (the receive hook returns 0, QEMU's queue keeps the frame) and
- *    flushes the queue when the wire is free.
+ *    flushes the queue when the wire is free.  A card whose fault=mute
+ *    has struck (pcmcia-slot.h) never gets a frame off: the transmitter
+ *    stays busy with it until the card is reset.
  *  - nic_card_realize(), nic_card_new_nic() and nic_card_unrealize() set
  *    up and tear down what every card model has (MAC address, CIS, TX
  *    timer, wire, NIC) in one order for all of them.
@@ -27,6 +29,7 @@
 #include "migration/vmstate.h"
 #include "net/net.h"
 #include "qemu/timer.h"
+#include "pcmcia-slot.h"
 
 /* A card's identity in its CIS. */
 typedef struct NICCardIdentity {
@@ -49,16 +52,21 @@ typedef struct NICWire {
     int64_t tx_free;            /* QEMU_CLOCK_VIRTUAL ns, each direction */
     int64_t rx_free;
     int64_t tx_late;            /* how late the last frame's timer fired */
+    bool rx_held;               /* the peer holds a frame for rx_free */
     QEMUTimer *rx_timer;        /* flushes the frames the peer holds */
     NICState *nic;
+    PCLCardState *card;         /* whose fault=mute holds frames back */
 } NICWire;
+
+/* nic_wire_tx_slot(): the card is mute, the frame never leaves */
+#define NIC_WIRE_NEVER  (-1)
 
 /* Time one frame of @len bytes (FCS excluded) takes on the wire. */
 int64_t nic_wire_frame_ns(const NICWire *w, size_t len);
 
 void nic_wire_init(NICWire *w);
-/* The NIC whose queue the receive side flushes (NULL: none). */
-void nic_wire_attach(NICWire *w, NICState *nic);
+/* The NIC whose queue the receive side flushes, on @card. */
+void nic_wire_attach(NICWire *w, NICState *nic, PCLCardState *card);
 void nic_wire_free(NICWire *w);
 /*
  * Both directions idle, nothing pending; returns whether frames were
@@ -74,8 +82,9 @@ bool nic_wire_rx_ready(NICWire *w, size_t len);
 
 /*
  * A frame of @len bytes starts as soon as the wire is free; returns the
- * QEMU_CLOCK_VIRTUAL time it has left, or 0 when it leaves at once
- * (no wire rate).
+ * QEMU_CLOCK_VIRTUAL time it has left, 0 when it leaves at once (no wire
+ * rate), or NIC_WIRE_NEVER when the card is mute: the card then keeps it
+ * on the wire, neither sent nor done, until it is reset.
  */
 int64_t nic_wire_tx_slot(NICWire *w, size_t len);
 /*

@@ -470,6 +470,9 @@ static void tx_send_next(PCLFmvState *s)
         }
         s->tx_on_wire = true;
         end = nic_wire_tx_slot(&s->wire, len);
+        if (end == NIC_WIRE_NEVER) {
+            return;             /* a mute card: it stays on the wire */
+        }
         if (end) {
             timer_mod(s->tx_timer, end);
             return;

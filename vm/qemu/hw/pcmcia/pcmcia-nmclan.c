@@ -406,6 +406,9 @@ static void nm_tx_start(PCLNmclanState *s)
     }
     s->tx_on_wire = true;
     end = nic_wire_tx_slot(&s->wire, s->tx_len[nm_tx_page(s, s->tx_sent)]);
+    if (end == NIC_WIRE_NEVER) {
+        return;                 /* a mute card: it stays on the wire */
+    }
     if (end) {
         timer_mod(s->tx_timer, end);
     } else {

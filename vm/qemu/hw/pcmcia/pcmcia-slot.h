@@ -85,7 +85,8 @@ OBJECT_DECLARE_SIMPLE_TYPE(PCMCIASlotBus, PCMCIA_SLOT_BUS)
  *              "irq-storm": the card's IREQ# stays asserted; "not-ready":
  *              READY never comes (from the next reset on); "mute": work
  *              the card was given never completes (a model that supports
- *              it says so; the readers withhold every reply).  It strikes
+ *              it says so; the readers withhold every reply, the NICs
+ *              every frame to send, nic-card.h).  It strikes
  *              once fault-after more card cycles have run (of any space),
  *              or at once, or at insertion when given then.
  *   fault-after  uint32, run time: see fault (default 0); set it first.

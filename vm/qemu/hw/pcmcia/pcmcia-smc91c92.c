@@ -656,6 +656,9 @@ static void smc_tx_start(PCLSmc91c92State *s)
     s->tx_on_wire = true;
     end = nic_wire_tx_slot(&s->wire,
                            smc_tx_len(s, smc_fifo_top(&s->tx_fifo)));
+    if (end == NIC_WIRE_NEVER) {
+        return;                 /* a mute card: it stays on the wire */
+    }
     if (end) {
         timer_mod(s->tx_timer, end);
     } else {
