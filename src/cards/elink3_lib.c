@@ -36,7 +36,12 @@
 static_assert(offsetof(struct el3_dev, nic) == 0);
 
 #define EL3_IRQ_ROUNDS		8	/* status words per interrupt */
-#define EL3_RX_BACKLOG		64	/* frames waiting for NAPI, at most */
+/*
+ * Frames waiting for NAPI, at most: also what one interrupt takes from
+ * the FIFO, which bounds the time the handler runs while frames keep
+ * coming faster than the card's I/O port delivers them.
+ */
+#define EL3_RX_BACKLOG		32
 #define EL3_TX_STACK		32	/* entries the TX status stack can hold */
 
 /*
