@@ -75,13 +75,13 @@ kernel_missing_drivers()
 warnings_classify()
 {
 	local log=$1 bdir=$2
-	awk -v bdir="$bdir/" -v table="$(bash "$PCL_DRIVERS_SH" table)" '
+	awk -v bdir="$bdir/" -v src="$PCL_TOP/src/" -v table="$(bash "$PCL_DRIVERS_SH" table)" '
 	function ours(path) {
 		if (index(path, bdir) == 1) return substr(path, length(bdir) + 1)
 		if (path ~ /^(bridges|cards)\// || path ~ /^[^\/]+\.[ch]$/) return path
 		return ""
 	}
-	# The drivers an object of ours belongs to; "*" for our headers.
+	# The drivers a source file of ours is built into; "*" for our headers.
 	function owner(rel,   i, n, f, obj, dir, who) {
 		if (rel !~ /\.[co]$/) return "*"
 		n = split(rel, f, "/"); obj = f[n]; sub(/\.c$/, ".o", obj)
@@ -91,6 +91,18 @@ warnings_classify()
 			if (moddir[i] == dir && index(" " modobjs[i] " ", " " obj " "))
 				who = who (who == "" ? "" : ",") modname[i]
 		return who == "" ? "*" : who
+	}
+	# A unit (drivers.list) and the sources it includes, as objects.
+	function unit_objs(dir, unit,   file, line, objs) {
+		objs = unit
+		file = src dir "/" unit; sub(/\.o$/, ".c", file)
+		while ((getline line < file) > 0)
+			if (line ~ /^#include "[^"]+\.c"/) {
+				sub(/^#include "/, "", line); sub(/\.c".*/, ".o", line)
+				objs = objs " " line
+			}
+		close(file)
+		return objs
 	}
 	function flush() {
 		if (pending == "") return
@@ -103,6 +115,7 @@ warnings_classify()
 		for (i = 1; i <= nmods; i++) {
 			split(rows[i], c, " "); modname[i] = c[1]; moddir[i] = c[2]
 			modobjs[i] = rows[i]; sub(/^[^ \t]+[ \t]+[^ \t]+[ \t]+[^ \t]+[ \t]+/, "", modobjs[i])
+			modobjs[i] = unit_objs(moddir[i], modobjs[i])
 		}
 	}
 	/: (warning|error): / {

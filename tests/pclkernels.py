@@ -112,6 +112,20 @@ def drivers():
     return rows
 
 
+def sources(driver):
+    """The C files a driver is built from, relative to src/: its unit
+    (drivers.list) and the files the unit includes."""
+    d = driver["dir"]
+    found = []
+    for obj in driver["objects"]:
+        unit = os.path.join(d, obj[:-2] + ".c")
+        found.append(unit)
+        with open(os.path.join(TOP, "src", unit)) as f:
+            found += [os.path.join(d, inc)
+                      for inc in re.findall(r'^#include "([\w.]+\.c)"', f.read(), re.M)]
+    return found
+
+
 class Kernel:
     """A prepared matrix kernel: headers installed in its chroot."""
 

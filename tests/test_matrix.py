@@ -28,11 +28,10 @@ def test_driver_table_is_consistent():
     for r in rows:
         assert r["dir"] in ("bridges", "cards"), r
         assert re.match(r"^CONFIG_[A-Z0-9_]+$", r["config"]), r
-        assert r["objects"], r
-        for obj in r["objects"]:
-            assert obj.endswith(".o"), r
-            src = os.path.join(pk.TOP, "src", r["dir"], obj[:-2] + ".c")
-            assert os.path.isfile(src), "%s: no %s" % (r["module"], src)
+        assert len(r["objects"]) == 1 and r["objects"][0].endswith(".o"), r
+        for src in pk.sources(r):
+            assert os.path.isfile(os.path.join(pk.TOP, "src", src)), \
+                "%s: no src/%s" % (r["module"], src)
 
 
 def src_files():
@@ -111,9 +110,8 @@ def elf_class(path):
 
 def declares_device_table(driver):
     """Whether one of the driver's sources has a MODULE_DEVICE_TABLE."""
-    for obj in driver["objects"]:
-        src = os.path.join(pk.TOP, "src", driver["dir"], obj[:-2] + ".c")
-        with open(src) as f:
+    for src in pk.sources(driver):
+        with open(os.path.join(pk.TOP, "src", src)) as f:
             if "MODULE_DEVICE_TABLE(" in f.read():
                 return True
     return False

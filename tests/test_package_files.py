@@ -36,11 +36,7 @@ def build(kind, out, top=pk.TOP):
 
 def driver_sources():
     """Every source file the drivers are built from, relative to src/."""
-    files = set()
-    for d in pk.drivers():
-        for obj in d["objects"]:
-            files.add(os.path.join(d["dir"], obj[:-2] + ".c"))
-    return files
+    return {src for d in pk.drivers() for src in pk.sources(d)}
 
 
 @pytest.fixture(scope="module")

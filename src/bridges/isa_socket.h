@@ -25,8 +25,8 @@
  * - system sleep: polling stops, and the chip's setup is restored in the
  *   noirq phase that precedes the sockets' own resume.
  *
- * Like exca.c this is linked into each module that uses it (see
- * i82092_exca.c), so the parameters are that module's: i82365.irq_list,
+ * Like exca.c this is compiled into each module that uses it (see
+ * drivers.list), so the parameters are that module's: i82365.irq_list,
  * tcic.irq_list.  A module has one controller device, hence one struct
  * pcl_isa.
  */

@@ -21,8 +21,8 @@
  * that the interrupt handler always meets window 1; a status word naming
  * another window comes from a card that is gone.
  *
- * The code (elink3_lib.c) is linked into each module that uses it, as
- * screader.c is: see 3c589_elink3.c.  Nothing is exported.
+ * The code (elink3_lib.c) is compiled into each module that uses it, as
+ * screader.c is: see drivers.list.  Nothing is exported.
  */
 #ifndef PCL_ELINK3_H
 #define PCL_ELINK3_H

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ISO 7816-3 facts for the smart card reader drivers; see iso7816.h.
- * Built into each module that uses it through a one-line wrapper
- * (cm4000_iso7816.c, cm4040_iso7816.c).
+ * Compiled into each module that uses it (its unit file includes it: see
+ * drivers.list).
  */
 
 #include <linux/bitops.h>

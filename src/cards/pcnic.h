@@ -13,8 +13,8 @@
  * item polls it once a second while the card runs, and 10 Mbit/s links
  * are reported the same way by every driver.
  *
- * The code (pcnic.c) is linked into each module that uses it, as
- * elink3_lib.c is: see axnet_pcnic.c.  Nothing is exported.
+ * The code (pcnic.c) is compiled into each module that uses it, as
+ * elink3_lib.c is: see drivers.list.  Nothing is exported.
  */
 #ifndef PCL_PCNIC_H
 #define PCL_PCNIC_H

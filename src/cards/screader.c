@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Character devices and surprise removal for the PC Card smart card
- * readers; see screader.h.  Built into each module that uses it through a
- * one-line wrapper (cm4000_screader.c, cm4040_screader.c).
+ * readers; see screader.h.  Compiled into each module that uses it (its
+ * unit file includes it: see drivers.list).
  */
 
 #include <linux/device.h>

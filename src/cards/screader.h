@@ -19,8 +19,8 @@
  * reader is bound, so that the module needs nothing but its PC Card
  * driver registration (module_pcmcia_driver).
  *
- * The code is linked into each module that uses it (cm4000_screader.c,
- * cm4040_screader.c); nothing is exported.
+ * The code is compiled into each module that uses it (see drivers.list);
+ * nothing is exported.
  */
 #ifndef PCL_SCREADER_H
 #define PCL_SCREADER_H
