@@ -17,7 +17,8 @@ After one unmeasured transfer (the first is slower with either driver),
 per round, each driver in turn (they alternate which goes first): TCP
 payload through slirp into and out of the guest (sha256 checked), the
 ping round trip to the peer, and the guest's CPU time per MB moved (its
-busy ticks in /proc/stat around the transfers).  Then both against the
+busy ticks in /proc/stat around the transfers), each way and both: a
+round whose transfer out stalls still has its figure into the guest.  Then both against the
 wire: the card's wire-rate at 10 Mbit/s.  Prints medians and the
 ratios, and the frames each driver counted as lost in the card during
 the transfers into the guest (overruns: a driver that empties the card
@@ -146,14 +147,20 @@ def rx_lost(g, r):
                for kind in ("over", "fifo", "missed"))
 
 
+def cpu_ms_per_mb(ticks):
+    """Busy USER_HZ ticks (10 ms) over one transfer of NBYTES."""
+    return ticks * 10.0 / (NBYTES / (1 << 20))
+
+
 def measure(g, r, rate):
     t0 = busy_ticks(g)
     rx0, lost0 = wire_seconds(g, r, "rx", rate), rx_lost(g, r)
     ok_in, s_in = r.tcp_to_guest(g, NBYTES)
+    t1 = busy_ticks(g)
     rx1, tx0 = wire_seconds(g, r, "rx", rate), wire_seconds(g, r, "tx", rate)
     row = dict(into=NBYTES / s_in / 1e6, busy_in=(rx1 - rx0) / s_in,
-               lost_in=rx_lost(g, r) - lost0,
-               out=None, busy_out=None, cpu_ms_per_mb=None)
+               lost_in=rx_lost(g, r) - lost0, cpu_in=cpu_ms_per_mb(t1 - t0),
+               out=None, busy_out=None, cpu_out=None, cpu_ms_per_mb=None)
     if not ok_in:
         raise RuntimeError("a transfer into the guest was cut short or corrupted")
     try:
@@ -164,9 +171,10 @@ def measure(g, r, rate):
     else:
         if not ok_out:
             raise RuntimeError("a transfer out of the guest was cut short or corrupted")
+        t2 = busy_ticks(g)
         tx1 = wire_seconds(g, r, "tx", rate)
         row.update(out=NBYTES / s_out / 1e6, busy_out=(tx1 - tx0) / s_out,
-                   cpu_ms_per_mb=(busy_ticks(g) - t0) * 10.0 / (2 * NBYTES / (1 << 20)))
+                   cpu_out=cpu_ms_per_mb(t2 - t1), cpu_ms_per_mb=cpu_ms_per_mb(t2 - t0) / 2)
     row["rtt"] = rtt_ms(g, r)
     return row
 
@@ -247,7 +255,9 @@ def report(card, results, wire):
                  "both at wire-rate %d bit/s" % rate if rate else "unpaced"))
         print("%-34s %10s %10s %10s" % ("median", "upstream", "ours", "ours/up"))
         for key, label in (("into", "TCP into guest MB/s"), ("out", "TCP out of guest MB/s"),
-                           ("cpu_ms_per_mb", "guest CPU ms per MB"),
+                           ("cpu_ms_per_mb", "guest CPU ms per MB, both ways"),
+                           ("cpu_in", "  into the guest"),
+                           ("cpu_out", "  out of the guest"),
                            ("rtt", "ping round trip ms"), ("lost_in", "RX lost in card, in")):
             row(label, med(results["upstream"], key), med(results["ours"], key))
         stalls = {d: sum(1 for x in results[d] if x["out"] is None) for d in DRIVERS}
