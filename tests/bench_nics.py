@@ -18,8 +18,8 @@ per round, each driver in turn (they alternate which goes first): TCP
 payload through slirp into and out of the guest (sha256 checked), the
 ping round trip to the peer, and the guest's CPU time per MB moved (its
 busy ticks in /proc/stat around the transfers), each way and both: a
-round whose transfer out stalls still has its figure into the guest.  Then both against the
-wire: the card's wire-rate at 10 Mbit/s.  Prints medians and the
+round whose transfer out stalls still has its figure into the guest.
+Then both against the wire: the card's wire-rate at 10 Mbit/s.  Prints medians and the
 ratios, and the frames each driver counted as lost in the card during
 the transfers into the guest (overruns: a driver that empties the card
 too late); the goals (issue 11): ours >= upstream on throughput, <= on CPU
