@@ -32,6 +32,12 @@ def test_driver_table_is_consistent():
         for src in pk.sources(r):
             assert os.path.isfile(os.path.join(pk.TOP, "src", src)), \
                 "%s: no src/%s" % (r["module"], src)
+    # a C file no unit includes would never be built
+    built = {src for r in rows for src in pk.sources(r)}
+    for d in ("bridges", "cards"):
+        for name in os.listdir(os.path.join(pk.TOP, "src", d)):
+            if name.endswith(".c"):
+                assert os.path.join(d, name) in built, "src/%s/%s is in no unit" % (d, name)
 
 
 def src_files():
