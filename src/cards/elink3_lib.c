@@ -8,7 +8,9 @@
  * schedules NAPI, which hands the frames to the stack.  At 100 Mbit/s the
  * 3c574's FIFO fills sooner than a softirq may run, so the frames leave
  * the chip at once; only when the backlog is full does RX_COMPLETE leave
- * the interrupt mask, until NAPI has caught up.  The other events the
+ * the interrupt mask, until NAPI has taken the backlog (not until it has
+ * delivered it: the FIFO keeps draining while the stack works through
+ * the frames, as it would with a deeper queue).  The other events the
  * handler deals with itself, until the
  * status word shows none of them (the IREQ of a card behind an ISA bridge
  * is edge-triggered: a status bit left set would block the next one).
@@ -548,7 +550,7 @@ static struct sk_buff *el3_rx_one(struct el3_dev *el3)
 /*
  * Empty the RX FIFO into the backlog (lock held, interrupt handler).  A
  * full backlog leaves the rest in the chip with RX_COMPLETE masked; NAPI
- * unmasks it once the backlog is delivered.
+ * unmasks it once it has taken the backlog.
  */
 static void el3_rx_drain(struct el3_dev *el3)
 {
@@ -569,6 +571,15 @@ static void el3_rx_drain(struct el3_dev *el3)
 		napi_schedule(&el3->napi);
 }
 
+/* RX_COMPLETE back in the mask if the backlog has room (lock held). */
+static void el3_rx_unmask(struct el3_dev *el3)
+{
+	if (el3->up && !el3->want && !el3->resetting &&
+	    !(el3->irq_mask & EL3_ST_RX_COMPLETE) &&
+	    skb_queue_len(&el3->rxq) < EL3_RX_BACKLOG)
+		el3_set_irq_mask(el3, EL3_IRQS);
+}
+
 static int el3_poll(struct napi_struct *napi, int budget)
 {
 	struct el3_dev *el3 = container_of(napi, struct el3_dev, napi);
@@ -579,6 +590,8 @@ static int el3_poll(struct napi_struct *napi, int budget)
 	__skb_queue_head_init(&frames);
 	spin_lock_irq(&el3->lock);
 	skb_queue_splice_init(&el3->rxq, &frames);
+	/* the backlog has room again: let the handler go on draining */
+	el3_rx_unmask(el3);
 	spin_unlock_irq(&el3->lock);
 
 	while (done < budget && (skb = __skb_dequeue(&frames))) {
@@ -596,9 +609,7 @@ static int el3_poll(struct napi_struct *napi, int budget)
 
 	if (napi_complete_done(napi, done)) {
 		spin_lock_irq(&el3->lock);
-		if (el3->up && !el3->want && !el3->resetting &&
-		    !(el3->irq_mask & EL3_ST_RX_COMPLETE))
-			el3_set_irq_mask(el3, EL3_IRQS);
+		el3_rx_unmask(el3);
 		spin_unlock_irq(&el3->lock);
 	}
 	return done;
