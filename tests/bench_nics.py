@@ -11,22 +11,24 @@ restrict=on and a frame peer on 127.0.0.1).
         PCL_BENCH_ROUNDS=4 (even: each driver goes first as often), PCL_BENCH_MB=8,
         PCL_BENCH_PARAMS="name=value ..." (module parameters for both drivers,
         e.g. fmvj18x's sram_config=1), PCL_BENCH_ONLY=wire (only the rounds
-        against the wire)
+        against the wire), PCL_BENCH_ICOUNT=shift=3,sleep=on (QEMU's -icount:
+        the guest's busy time then counts its instructions, 8 ns each)
 
 After one unmeasured transfer (the first is slower with either driver),
 per round, each driver in turn (they alternate which goes first): TCP
 payload through slirp into and out of the guest (sha256 checked), the
 ping round trip to the peer, and the guest's CPU time per MB moved (its
-busy ticks in /proc/stat around the transfers), each way and both: a
-round whose transfer out stalls still has its figure into the guest.
-Then both against the wire: the card's wire-rate at 10 Mbit/s.  Prints
-medians and the ratios (of the medians, and "by round": the median of
-each round's ratio, in which a drift of the machine cancels out), and
-the frames each driver counted as lost in the card during the transfers
-into the guest (overruns: a driver that empties the card too late); the
-goals (issue 11): ours >= upstream on throughput, <= on CPU per MB, >=
-0.95 of the wire (its busy time: payload over the raw bit rate cannot
-pass about 0.95, since headers, FCS, preamble and gap take the rest).
+busy ticks in /proc/stat around the transfers, not around the guest's
+making and hashing of the data), each way and both: a round whose
+transfer out stalls still has its figure into the guest.  Then both
+against the wire: the card's wire-rate at 10 Mbit/s.  Prints medians and
+the ratios (of the medians, and "by round": the median of each round's
+ratio, in which a drift of the machine cancels out), and the frames each
+driver counted as lost in the card during the transfers into the guest
+(overruns: a driver that empties the card too late); the goals (issue
+11): ours >= upstream on throughput, <= on CPU per MB, >= 0.95 of the
+wire (its busy time: payload over the raw bit rate cannot pass about
+0.95, since headers, FCS, preamble and gap take the rest).
 
 The AX88190 is compared unpaced and then measured on a paced wire.  The
 other cards are compared at their line rate, as the tests run them: an
@@ -47,7 +49,10 @@ then one driver's CPU per MB varies by up to ±20 % from round to round,
 and the host CPU time of QEMU's vCPU thread varies with it (measured):
 the emulation's own cost varies, not its waits for the host.  The "by
 round" ratio is the steadier one; a difference of a few per cent needs 8
-rounds or more.
+rounds or more.  With PCL_BENCH_ICOUNT the guest's clock counts its
+instructions, and its busy time per MB varies by a few per cent: the run
+that compares the drivers' CPU cost.  Its throughput is that of a 125
+MIPS guest (shift=3), not the one to hold against the wire.
 """
 
 import os
@@ -71,6 +76,8 @@ WIRE_EXTRA = 4 + 8 + 12     # FCS, preamble and SFD, inter-frame gap
 DRIVERS = ("upstream", "ours")
 PARAMS = os.environ.get("PCL_BENCH_PARAMS", "").split()
 ONLY = os.environ.get("PCL_BENCH_ONLY", "")     # "wire": only the wire rounds
+ICOUNT = (["-icount", os.environ["PCL_BENCH_ICOUNT"]]
+          if os.environ.get("PCL_BENCH_ICOUNT") else [])
 
 # card -> (QEMU device, driver module, MAC, the comparison's wire-rate
 # in bit/s (0: unpaced), the wire-rate both are measured against)
@@ -159,28 +166,35 @@ def cpu_ms_per_mb(ticks):
 
 
 def measure(g, r, rate):
-    t0 = busy_ticks(g)
+    ticks = {}
+
+    def mark(name):
+        ticks[name] = busy_ticks(g)
+
+    # the CPU clocks leave out the guest's making and hashing the data
+    mark("in0")
     rx0, lost0 = wire_seconds(g, r, "rx", rate), rx_lost(g, r)
-    ok_in, s_in = r.tcp_to_guest(g, NBYTES)
-    t1 = busy_ticks(g)
+    ok_in, s_in = r.tcp_to_guest(g, NBYTES, sent=lambda: mark("in1"))
     rx1, tx0 = wire_seconds(g, r, "rx", rate), wire_seconds(g, r, "tx", rate)
     row = dict(into=NBYTES / s_in / 1e6, busy_in=(rx1 - rx0) / s_in,
-               lost_in=rx_lost(g, r) - lost0, cpu_in=cpu_ms_per_mb(t1 - t0),
+               lost_in=rx_lost(g, r) - lost0, cpu_in=cpu_ms_per_mb(ticks["in1"] - ticks["in0"]),
                out=None, busy_out=None, cpu_out=None, cpu_ms_per_mb=None)
     if not ok_in:
         raise RuntimeError("a transfer into the guest was cut short or corrupted")
     try:
-        ok_out, s_out = r.tcp_from_guest(g, NBYTES, timeout=STALL_SECONDS)
+        ok_out, s_out = r.tcp_from_guest(g, NBYTES, timeout=STALL_SECONDS,
+                                         ready=lambda: mark("out0"))
     except (socket.timeout, TimeoutError):
         print("a transfer out of the guest stalled (%d s)" % STALL_SECONDS, flush=True)
         restart_queue(g, r)
     else:
         if not ok_out:
             raise RuntimeError("a transfer out of the guest was cut short or corrupted")
-        t2 = busy_ticks(g)
+        mark("out1")
         tx1 = wire_seconds(g, r, "tx", rate)
+        cpu_out = cpu_ms_per_mb(ticks["out1"] - ticks["out0"])
         row.update(out=NBYTES / s_out / 1e6, busy_out=(tx1 - tx0) / s_out,
-                   cpu_out=cpu_ms_per_mb(t2 - t1), cpu_ms_per_mb=cpu_ms_per_mb(t2 - t0) / 2)
+                   cpu_out=cpu_out, cpu_ms_per_mb=(row["cpu_in"] + cpu_out) / 2)
     row["rtt"] = rtt_ms(g, r)
     return row
 
@@ -217,7 +231,7 @@ def bench(card):
                wire_rate=wire_rate if ONLY == "wire" else rate)
     guest = Guest("bench-" + card, kernel="6.12", modules=[module],
                   load=["i82092"], extra_ko=[ours], files=rig_tools(),
-                  qemu_args=["-device", "i82092,id=pcc"] + r.qemu_args() + r.card_args())
+                  qemu_args=ICOUNT + ["-device", "i82092,id=pcc"] + r.qemu_args() + r.card_args())
     r.start()
     results = None
     try:

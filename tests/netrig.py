@@ -387,8 +387,10 @@ class NetRig:
     def _nc_done(self, g, timeout):
         return g.wait_for("! kill -0 $(cat /tmp/nc.pid) 2>/dev/null", timeout)
 
-    def tcp_to_guest(self, g, nbytes, seed=1, timeout=300):
-        """Send nbytes to the guest over TCP; return (match, seconds)."""
+    def tcp_to_guest(self, g, nbytes, seed=1, timeout=300, sent=None):
+        """Send nbytes to the guest over TCP; return (match, seconds).
+        sent(): called once the data is in the guest, before the guest
+        hashes it (a benchmark's CPU clock stops there)."""
         data = random.Random(seed).randbytes(nbytes)
         self._listen(g, PORT_TO_GUEST, "</dev/null >/tmp/rx")
         t0 = time.monotonic()
@@ -397,13 +399,19 @@ class NetRig:
             s.shutdown(socket.SHUT_WR)
             assert self._nc_done(g, timeout), "the guest's nc did not finish"
         seconds = time.monotonic() - t0
+        if sent:
+            sent()
         got = g.check("sha256sum /tmp/rx; rm -f /tmp/rx").split()[0]
         return got == hashlib.sha256(data).hexdigest(), seconds
 
-    def tcp_from_guest(self, g, nbytes, timeout=300):
-        """Receive nbytes the guest sends over TCP; return (match, seconds)."""
+    def tcp_from_guest(self, g, nbytes, timeout=300, ready=None):
+        """Receive nbytes the guest sends over TCP; return (match, seconds).
+        ready(): called once the guest has made and hashed the data,
+        before it sends (a benchmark's CPU clock starts there)."""
         want = g.check("head -c %d /dev/urandom >/tmp/tx && sha256sum /tmp/tx"
                        % nbytes).split()[0]
+        if ready:
+            ready()
         self._listen(g, PORT_FROM_GUEST, "</tmp/tx >/dev/null")
         digest, got = hashlib.sha256(), 0
         t0 = time.monotonic()
