@@ -420,10 +420,8 @@ static int axn_rx(struct axn_dev *priv, int budget)
 		}
 		spin_unlock_irq(&priv->lock);
 		done++;
-		if (skb) {
-			skb->protocol = eth_type_trans(skb, priv->nic.ndev);
-			napi_gro_receive(&priv->napi, skb);
-		}
+		if (skb)
+			pcnic_rx(&priv->nic, skb);
 	}
 	return done;
 }

@@ -595,8 +595,7 @@ static int el3_poll(struct napi_struct *napi, int budget)
 	spin_unlock_irq(&el3->lock);
 
 	while (done < budget && (skb = __skb_dequeue(&frames))) {
-		skb->protocol = eth_type_trans(skb, el3->nic.ndev);
-		napi_gro_receive(napi, skb);
+		pcnic_rx(&el3->nic, skb);
 		done++;
 	}
 	if (done == budget) {

@@ -314,10 +314,8 @@ static int fmv_poll(struct napi_struct *napi, int budget)
 		if (IS_ERR(skb))
 			break;
 		done++;
-		if (skb) {
-			skb->protocol = eth_type_trans(skb, priv->nic.ndev);
-			napi_gro_receive(napi, skb);
-		}
+		if (skb)
+			pcnic_rx(&priv->nic, skb);
 	}
 	if (done == budget)
 		return budget;

@@ -451,10 +451,8 @@ static int nm_poll(struct napi_struct *napi, int budget)
 		skb = nm_rx_one(nm);
 		spin_unlock_irq(&nm->lock);
 		done++;
-		if (skb) {
-			skb->protocol = eth_type_trans(skb, nm->nic.ndev);
-			napi_gro_receive(napi, skb);
-		}
+		if (skb)
+			pcnic_rx(&nm->nic, skb);
 	}
 	if (done < budget)
 		napi_complete_done(napi, done);

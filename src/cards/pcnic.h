@@ -105,6 +105,9 @@ void pcnic_link_10(struct pcnic *nic, bool up, bool first);
 #define PCNIC_MC_FILTER_LEN	8
 void pcnic_mc_filter_le(struct net_device *ndev, u8 *filter);
 
+/* A frame received in NAPI poll, to the stack (pcnic.c says why not GRO). */
+void pcnic_rx(struct pcnic *nic, struct sk_buff *skb);
+
 /* ethtool: the basics, PCNIC_ETHTOOL_OPS in every driver's ethtool_ops */
 #define PCNIC_ETHTOOL_OPS					\
 	.get_drvinfo		= pcnic_get_drvinfo,		\

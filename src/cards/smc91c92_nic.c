@@ -491,10 +491,8 @@ static int smc_poll(struct napi_struct *napi, int budget)
 		if (IS_ERR(skb))
 			break;
 		done++;
-		if (skb) {
-			skb->protocol = eth_type_trans(skb, smc->nic.ndev);
-			napi_gro_receive(napi, skb);
-		}
+		if (skb)
+			pcnic_rx(&smc->nic, skb);
 	}
 	if (done == budget)
 		return budget;
